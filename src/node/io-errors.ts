@@ -70,3 +70,8 @@ export function abortedError(signal: AbortSignal): SitemapError {
 export function stopIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw abortedError(signal);
 }
+
+/** `error` as `ERR_SITEMAP_WRITE` "cannot write WHAT: reason"; a SitemapError passes as it is. */
+export function writeError(error: unknown, what: string): SitemapError {
+  return error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${what}: ${ioErrorReason(error)}`);
+}

@@ -14,21 +14,16 @@ import { SitemapError, positiveInteger } from '../core/errors.js';
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads');
 const zlib = require('node:zlib');
-const SYNC_FLUSH = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
 parentPort.on('message', (m) => {
   try {
     // One buffer carries the dictionary (the file's previous ≤ 32 KiB) followed by the block.
     const all = new Uint8Array(m.buffer);
     const input = all.subarray(m.dictionaryLength, m.dictionaryLength + m.length);
-    const options = { level: m.level, finishFlush: SYNC_FLUSH.finishFlush };
+    const options = { level: m.level, finishFlush: zlib.constants.Z_SYNC_FLUSH };
     if (m.dictionaryLength > 0) options.dictionary = all.subarray(0, m.dictionaryLength);
     const deflated = zlib.deflateRawSync(input, options);
     // The result may be a view into a larger or pooled ArrayBuffer: send an exact copy then.
-    let out = deflated;
-    if (deflated.byteOffset !== 0 || deflated.buffer.byteLength !== deflated.byteLength) {
-      out = new Uint8Array(deflated.byteLength);
-      out.set(deflated);
-    }
+    const out = deflated.byteOffset === 0 && deflated.buffer.byteLength === deflated.byteLength ? deflated : new Uint8Array(deflated);
     // The input buffer goes back to the main thread's pool to carry the next block.
     parentPort.postMessage({ type: 'done', file: m.file, seq: m.seq, length: m.length, out: out.buffer, input: m.buffer }, [out.buffer, m.buffer]);
   } catch (e) {
@@ -44,8 +39,6 @@ const POOLED_BUFFER_SIZE = WINDOW + 256 * 1024;
 const GZIP_HEADER = Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3);
 /** An empty final fixed-Huffman block: BFINAL=1, BTYPE=01, end-of-block. Ends the deflate stream. */
 const FINAL_BLOCK = Uint8Array.of(0x03, 0x00);
-/** Most buffers handed to one writev call. */
-const MAX_BATCH = 64;
 
 /** Compression threads kept idle for the next writer of this process, and how many at most. */
 const idleThreads: Worker[] = [];
@@ -75,7 +68,7 @@ function newCompressionThread(): Worker {
 export interface ParallelFileWriterOptions {
   /** gzip level 1–9; 0 writes plain files (no workers needed). */
   gzipLevel: number;
-  /** Compression worker threads; default os.availableParallelism(). */
+  /** Compression threads; default: the cores less one (at least 1), so the main thread keeps a core. */
   workers?: number;
   /** Blocks handed over but not yet written to disk, before `full` turns true; default 2 × workers + 2. */
   maxPendingBlocks?: number;
@@ -99,14 +92,6 @@ interface WorkerFailed {
   message: string;
 }
 
-interface Piece {
-  /** Bytes for the file (deflated, or plain at level 0). */
-  out: Uint8Array;
-  /** A pooled buffer to give back once `out` is written (level 0). */
-  pooled?: ArrayBuffer;
-  length: number;
-}
-
 interface Deferred<T> {
   promise: Promise<T>;
   resolve: (value: T) => void;
@@ -123,17 +108,14 @@ interface OpenFile {
   dispatched: number;
   /** Blocks written to disk so far: the sequence number the reorder buffer waits for. */
   written: number;
-  /** Finished blocks that arrived ahead of their turn, by sequence number. */
-  pieces: Map<number, Piece>;
-  /** The last `windowLength` (≤ 32 KiB) bytes of the input so far: the next block's dictionary. */
+  /** Finished blocks (deflated, or plain at level 0) that arrived ahead of their turn, by sequence number. */
+  pieces: Map<number, Uint8Array>;
+  /** The last (≤ 32 KiB) bytes of the input so far: the next block's dictionary. */
   window: Uint8Array;
-  windowLength: number;
-  /** CRC-32 of the bytes handed over so far. */
+  /** CRC-32 and number of the bytes handed over so far. */
   crc: number;
-  /** Uncompressed bytes written so far. */
   length: number;
   diskBytes: number;
-  headerWritten: boolean;
   pumping: boolean;
   closing: Deferred<number> | undefined;
 }
@@ -160,32 +142,6 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<number> {
-  let total = 0;
-  for (const chunk of chunks) total += chunk.byteLength;
-  let written = 0;
-  let rest = chunks;
-  while (written < total) {
-    const { bytesWritten } = rest.length === 1 ? await handle.write(rest[0] as Uint8Array) : await handle.writev(rest);
-    if (bytesWritten <= 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-    written += bytesWritten;
-    if (written < total) {
-      // Partial write: drop what went out and go on with the remainder.
-      let skip = bytesWritten;
-      const next: Uint8Array[] = [];
-      for (const chunk of rest) {
-        if (skip >= chunk.byteLength) skip -= chunk.byteLength;
-        else {
-          next.push(skip > 0 ? chunk.subarray(skip) : chunk);
-          skip = 0;
-        }
-      }
-      rest = next;
-    }
-  }
-  return total;
-}
-
 /** Writes several files at once from blocks handed over in order, each one gzip member. */
 export class ParallelFileWriter {
   private readonly gzipLevel: number;
@@ -205,7 +161,7 @@ export class ParallelFileWriter {
     const level = options.gzipLevel;
     if (!Number.isInteger(level) || level < 0 || level > 9) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 0 to 9, got ${level}`);
     // Named as writeSitemaps' option, which is what reaches `workers`.
-    const workers = positiveInteger(options.workers, availableParallelism(), 'compressionThreads');
+    const workers = positiveInteger(options.workers, Math.max(1, availableParallelism() - 1), 'compressionThreads');
     this.gzipLevel = level;
     this.workerCount = level === 0 ? 0 : workers;
     this.maxPendingBlocks = positiveInteger(options.maxPendingBlocks, 2 * workers + 2, 'maxPendingBlocks');
@@ -213,7 +169,7 @@ export class ParallelFileWriter {
 
   /** Starts a file and returns its id; several files may be open at once. */
   open(path: string): number {
-    this.throwIfFailed();
+    if (this.error !== undefined) throw this.error;
     const id = this.nextId++;
     const file: OpenFile = {
       id,
@@ -223,67 +179,48 @@ export class ParallelFileWriter {
       dispatched: 0,
       written: 0,
       pieces: new Map(),
-      window: new Uint8Array(this.gzipLevel === 0 ? 0 : WINDOW),
-      windowLength: 0,
+      window: new Uint8Array(0),
       crc: 0,
       length: 0,
       diskBytes: 0,
-      headerWritten: this.gzipLevel === 0,
       pumping: false,
       closing: undefined,
     };
-    file.ready = (async () => {
-      let handle: FileHandle;
-      try {
-        handle = await openFile(path, 'w');
-      } catch (error) {
-        this.fail(file, error);
-        return;
-      }
-      if (this.error !== undefined) {
-        handle.close().catch(() => {});
-        return;
-      }
-      file.handle = handle;
-    })();
+    file.ready = openFile(path, 'w').then(
+      (handle) => {
+        if (this.error === undefined) file.handle = handle;
+        else handle.close().catch(() => {});
+      },
+      (error: unknown) => this.fail(file, error),
+    );
     this.files.set(id, file);
     return id;
   }
 
   /** Hands over the next block of file `id`; the bytes are copied, so `bytes` may be reused at once. */
   write(id: number, bytes: Uint8Array): void {
-    this.throwIfFailed();
+    if (this.error !== undefined) throw this.error;
     const file = this.openFileOf(id);
     if (file.closing !== undefined) throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${file.path}: the file is already closed`);
     if (bytes.byteLength === 0) return;
     file.crc = crc32(bytes, file.crc);
+    file.length += bytes.byteLength;
     const seq = file.dispatched++;
     this.pending++;
     if (this.gzipLevel === 0) {
       // Plain: already in order; the bytes go to the file as they are.
-      const pooled = this.acquire(bytes.byteLength);
-      const out = new Uint8Array(pooled, 0, bytes.byteLength);
-      out.set(bytes);
-      file.pieces.set(seq, { out, pooled, length: bytes.byteLength });
+      file.pieces.set(seq, bytes.slice());
       void this.pump(file);
       return;
     }
-    const dictionaryLength = file.windowLength;
-    const buffer = this.acquire(dictionaryLength + bytes.byteLength);
+    const dictionaryLength = file.window.length;
+    const end = dictionaryLength + bytes.byteLength;
+    const buffer = this.acquire(end);
     const block = new Uint8Array(buffer);
-    block.set(file.window.subarray(0, dictionaryLength), 0);
+    block.set(file.window, 0);
     block.set(bytes, dictionaryLength);
     // The next block's dictionary: the last 32 KiB of the input so far.
-    const window = file.window;
-    if (bytes.byteLength >= WINDOW) {
-      window.set(bytes.subarray(bytes.byteLength - WINDOW));
-      file.windowLength = WINDOW;
-    } else {
-      const keep = Math.min(dictionaryLength, WINDOW - bytes.byteLength);
-      window.copyWithin(0, dictionaryLength - keep, dictionaryLength);
-      window.set(bytes, keep);
-      file.windowLength = keep + bytes.byteLength;
-    }
+    file.window = block.slice(Math.max(0, end - WINDOW), end);
     const slot = this.pickSlot();
     if (slot.jobs++ === 0) slot.worker.ref();
     slot.load += bytes.byteLength;
@@ -313,7 +250,7 @@ export class ParallelFileWriter {
 
   /** Finishes file `id` after its blocks; resolves with its size on disk once written and closed. */
   close(id: number): Promise<number> {
-    this.throwIfFailed();
+    if (this.error !== undefined) throw this.error;
     const file = this.openFileOf(id);
     if (file.closing !== undefined) return file.closing.promise;
     file.closing = deferred<number>();
@@ -363,10 +300,6 @@ export class ParallelFileWriter {
     return file;
   }
 
-  private throwIfFailed(): void {
-    if (this.error !== undefined) throw this.error;
-  }
-
   /** An idle worker, else a new one while under the limit, else the one with the fewest bytes queued. */
   private pickSlot(): Slot {
     let best: Slot | undefined;
@@ -402,7 +335,7 @@ export class ParallelFileWriter {
     this.release(m.input);
     const file = this.files.get(m.file);
     if (file === undefined || this.error !== undefined) return;
-    file.pieces.set(m.seq, { out: new Uint8Array(m.out), length: m.length });
+    file.pieces.set(m.seq, new Uint8Array(m.out));
     void this.pump(file);
   }
 
@@ -415,20 +348,13 @@ export class ParallelFileWriter {
       for (;;) {
         const handle = file.handle;
         if (this.error !== undefined || handle === undefined) return;
-        const out: Uint8Array[] = [];
-        if (!file.headerWritten) {
-          out.push(GZIP_HEADER);
-          file.headerWritten = true;
-        }
+        const out: Uint8Array[] = this.gzipLevel > 0 && file.diskBytes === 0 ? [GZIP_HEADER] : [];
         let blocks = 0;
-        const written: ArrayBuffer[] = [];
-        for (let piece = file.pieces.get(file.written); piece !== undefined && blocks < MAX_BATCH; piece = file.pieces.get(file.written)) {
+        for (let piece = file.pieces.get(file.written); piece !== undefined; piece = file.pieces.get(file.written)) {
           file.pieces.delete(file.written);
           file.written++;
           blocks++;
-          out.push(piece.out);
-          if (piece.pooled !== undefined) written.push(piece.pooled);
-          file.length += piece.length;
+          out.push(piece);
         }
         const finishing = blocks === 0 && file.closing !== undefined && file.written === file.dispatched;
         if (finishing && this.gzipLevel > 0) {
@@ -438,8 +364,11 @@ export class ParallelFileWriter {
           view.setUint32(4, file.length >>> 0, true); // ISIZE: length mod 2^32
           out.push(FINAL_BLOCK, trailer);
         }
-        if (out.length > 0) file.diskBytes += await writeAll(handle, out);
-        for (const buffer of written) this.release(buffer);
+        for (const piece of out) {
+          // On from the handle's position; a short write goes on with the rest.
+          await handle.writeFile(piece);
+          file.diskBytes += piece.byteLength;
+        }
         if (blocks > 0) {
           this.pending -= blocks;
           this.wakeWaiters();

@@ -13,13 +13,13 @@
 import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { availableParallelism, hostname, tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SitemapError } from '../core/errors.js';
 import { contentTokens } from '../core/write/child-names.js';
-import { ioErrorReason } from './io-errors.js';
-import { ParallelFileWriter } from './parallel-gzip.js';
+import { ioErrorReason, writeError } from './io-errors.js';
+import { ParallelFileWriter, type ParallelFileWriterOptions } from './parallel-gzip.js';
 
 const TEMP_PREFIX = '.sitemapkit-tmp-';
 /** This machine, in temporary folder names (`.sitemapkit-tmp-PID-HOST-…`): a run sweeps only its own. */
@@ -54,17 +54,12 @@ export interface CommitPlan {
   after?: () => Promise<void>;
 }
 
-export interface StagedOutputOptions {
+/** With the options of `files`: how it compresses. */
+export interface StagedOutputOptions extends ParallelFileWriterOptions {
   /** A dry run: the set is staged outside the target directory and `commit` only says what it would do. */
   dryRun?: boolean;
   /** The set's name (`sitemap`): temporary files of killed runs for `NAME.xml` and `NAME-….xml[.gz]` are removed. */
   name: string;
-  /** gzip level 1–9 for the files written through `files`; 0 writes them plain. */
-  gzipLevel: number;
-  /** Compression threads; default: the cores less one (at least 1), so the main thread keeps a core. */
-  workers?: number;
-  /** Blocks handed to the compressor and not yet on disk before `files.full` (ParallelFileWriter's default: 2 × workers + 2). */
-  maxPendingBlocks?: number;
   /** Hold the set's lock until `abort`: `create` fails while another run (alive, or of another machine) holds it. */
   exclusive?: boolean;
   /**
@@ -90,7 +85,7 @@ export class StagedOutput {
 
   static async create(outDir: string, options: StagedOutputOptions): Promise<StagedOutput> {
     // Made first: a refused option leaves nothing behind.
-    const files = new ParallelFileWriter({ gzipLevel: options.gzipLevel, workers: options.workers ?? Math.max(1, availableParallelism() - 1), ...(options.maxPendingBlocks !== undefined ? { maxPendingBlocks: options.maxPendingBlocks } : {}) });
+    const files = new ParallelFileWriter(options);
     if (options.dryRun === true) {
       // Nothing is created in or under the target; named as there, so a killed dry run is swept the same way.
       await removeStaleTemps(tmpdir(), options.name).catch(() => undefined);
@@ -110,8 +105,7 @@ export class StagedOutput {
       await files.destroy();
       await releaseLock(lock);
       await removeEmptyFolders(made);
-      if (error instanceof SitemapError) throw error;
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${outDir}: ${ioErrorReason(error)}`);
+      throw writeError(error, `to ${outDir}`);
     }
   }
 
@@ -137,56 +131,76 @@ export class StagedOutput {
   /**
    * The name `staged` goes in under: the first `nameFor` a token of `crc` (its content's CRC-32) that no
    * file has, or a file of the same bytes has (`inPlace`). `known` vouches for a file without reading it;
-   * `written` resolves once the staged file is complete.
+   * `written` resolves once the staged file is complete. A name held by anything else is passed over:
+   * nothing is renamed over a file an entry file may name.
    */
   async place(staged: string, crc: number, nameFor: (token: string) => string, options: { known?: (name: string) => boolean; written?: () => Promise<unknown> } = {}): Promise<StagedFile> {
-    const holdsSame = async (existing: string): Promise<boolean> => {
-      if (options.known?.(basename(existing)) === true) return true;
+    const holdsSame = async (path: string, name: string): Promise<boolean> => {
+      if (options.known?.(name) === true) return true;
       await options.written?.();
-      return sameFileBytes(existing, this.path(staged));
+      return sameFileBytes(path, this.path(staged));
     };
     try {
-      return { staged, ...(await firstFreeName(this.outDir, contentTokens(crc), nameFor, holdsSame)) };
+      let tried = 0;
+      for (const token of contentTokens(crc)) {
+        const name = nameFor(token);
+        const path = join(this.outDir, name);
+        const info = await lstat(path).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        });
+        if (info === undefined) return { staged, name, inPlace: false };
+        if (info.isFile() && (await holdsSame(path, name))) return { staged, name, inPlace: true };
+        // Sixteen names of one content all taken by other files: not chance, something else writes here.
+        if (++tried >= 16) break;
+      }
     } catch (error) {
-      if (error instanceof SitemapError) throw error;
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write to ${this.outDir}: ${ioErrorReason(error)}`);
+      throw writeError(error, `to ${this.outDir}`);
     }
+    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot find a free name for a sitemap in ${this.outDir}: the names it may take are held by other files`);
   }
 
   /** Commits the set (see the top of this file); returns the names removed (a dry run: those it would remove). */
   async commit(plan: CommitPlan): Promise<string[]> {
+    const { outDir, dryRun } = this;
+    // The new set's names, and those already gone when the old files are listed (step 4).
     const keep = new Set(plan.children.map((file) => file.name));
     if (plan.entry !== undefined) keep.add(plan.entry.name);
     try {
       await this.files.destroy();
-      if (this.dryRun) return await this.wouldRemove(plan, keep);
-      const removed = [...(await this.moveIn(plan, keep)), ...(await this.removeOld(plan, keep))];
-      await plan.after?.();
+      const removed: string[] = [];
+      for (const name of plan.removeFirst ?? []) if (!keep.has(name) && (await isFile(join(outDir, name)))) removed.push(name);
+      if (!dryRun) await this.moveIn(plan, removed);
+      for (const name of removed) keep.add(name);
+      const names = plan.isOwned === undefined ? [] : await readdir(outDir).catch((error: unknown) => {
+        if (dryRun) return [];
+        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
+      });
+      // Step 4: the files of earlier runs that the new set does not name.
+      for (const name of names.sort()) {
+        if (keep.has(name) || plan.isOwned?.(name) !== true) continue;
+        if (!dryRun) {
+          await rm(join(outDir, name), { force: true }).catch((error: unknown) => {
+            throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
+          });
+        }
+        removed.push(name);
+      }
+      if (!dryRun) await plan.after?.();
       return removed.sort();
     } finally {
       await this.abort();
     }
   }
 
-  private async wouldRemove(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
-    const removed: string[] = [];
-    for (const name of plan.removeFirst ?? []) if (!keep.has(name) && (await isFile(join(this.outDir, name)))) removed.push(name);
-    const { isOwned } = plan;
-    const names = isOwned === undefined ? [] : await readdir(this.outDir).catch(() => [] as string[]);
-    for (const name of names) if (!keep.has(name) && !removed.includes(name) && isOwned?.(name) === true) removed.push(name);
-    return removed.sort();
-  }
-
-  /** Steps 1–3 (and `removeFirst`); returns the names removed first. */
-  private async moveIn(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
-    const removed: string[] = [];
+  /** Steps 1–3, after removing `first` (plan.removeFirst, those there). */
+  private async moveIn(plan: CommitPlan, first: readonly string[]): Promise<void> {
+    let removed = 0;
+    const moved: string[] = [];
     try {
-      for (const name of plan.removeFirst ?? []) {
-        if (keep.has(name) || !(await isFile(join(this.outDir, name)))) continue;
+      for (const name of first) {
         await rm(join(this.outDir, name), { force: true });
-        removed.push(name);
+        removed++;
       }
-      const moved: string[] = [];
       for (const file of plan.children) {
         if (file.inPlace) continue;
         await rename(this.path(file.staged), join(this.outDir, file.name));
@@ -206,31 +220,12 @@ export class StagedOutput {
           await syncDirectory(this.outDir);
         }
       }
-      return removed;
     } catch (error) {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${ioErrorReason(error)}; the previous set is still in place`);
+      // Without an entry file each child is published by its own rename (a set without an index).
+      const last = plan.entry === undefined ? moved.at(-1) : undefined;
+      const done = last !== undefined ? `${basename(last)} is new, the files after it are not` : plan.entry === undefined && removed > 0 ? `${first.slice(0, removed).join(', ')} removed, no new file in place` : 'the previous set is still in place';
+      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot move the new sitemaps into ${this.outDir}: ${ioErrorReason(error)}; ${done}`);
     }
-  }
-
-  /** Step 4: the files of earlier runs that the new set does not name. */
-  private async removeOld(plan: CommitPlan, keep: ReadonlySet<string>): Promise<string[]> {
-    const { isOwned } = plan;
-    if (isOwned === undefined) return [];
-    let names: string[];
-    try {
-      names = (await readdir(this.outDir)).sort();
-    } catch (error) {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${this.outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
-    }
-    const removed: string[] = [];
-    for (const name of names) {
-      if (keep.has(name) || !isOwned(name)) continue;
-      await rm(join(this.outDir, name), { force: true }).catch((error: unknown) => {
-        throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(this.outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
-      });
-      removed.push(name);
-    }
-    return removed;
   }
 
   /** Stops the compressor and removes the temporary directory and everything in it. Safe to call more than once. */
@@ -322,7 +317,7 @@ export async function isSpecialFile(path: string): Promise<boolean> {
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   if (await isSpecialFile(path)) {
     await writeFile(path, data).catch((error: unknown) => {
-      throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
+      throw writeError(error, path);
     });
     return;
   }
@@ -339,32 +334,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${path}: ${ioErrorReason(error)}`);
+    throw writeError(error, path);
   }
   await syncDirectory(dirname(path));
-}
-
-/**
- * The first name for `tokens` that names no file in `dir`, or a file `holdsSame` accepts (`inPlace`).
- * A name held by anything else is passed over: nothing is renamed over a file an entry file may name.
- */
-async function firstFreeName(dir: string, tokens: Iterable<string>, nameFor: (token: string) => string, holdsSame: (existing: string) => Promise<boolean>): Promise<{ name: string; inPlace: boolean }> {
-  let tried = 0;
-  for (const token of tokens) {
-    const name = nameFor(token);
-    const path = join(dir, name);
-    let info;
-    try {
-      info = await lstat(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { name, inPlace: false };
-      throw error;
-    }
-    if (info.isFile() && (await holdsSame(path))) return { name, inPlace: true };
-    // Sixteen names of one content all taken by other files: not chance, something else writes here.
-    if (++tried >= 16) break;
-  }
-  throw new SitemapError('ERR_SITEMAP_WRITE', `cannot find a free name for a sitemap in ${dir}: the names it may take are held by other files`);
 }
 
 /** Whether `path` is a file (not followed if a link). */

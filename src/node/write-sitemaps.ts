@@ -4,17 +4,18 @@
 // over a file the old index names.
 
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { InvalidValueError, SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
 import { scopeOf, normalizeUrl } from '../core/url.js';
-import { SitemapSetWriter, type SitemapFileInfo, type SitemapSetSink } from '../core/write/sitemap-set-writer.js';
+import { SitemapSetWriter, type SitemapFileInfo } from '../core/write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../core/write/sitemap-index.js';
 import { StagedOutput, isFile, type StagedFile } from './staged-output.js';
-import { abortedError, stopIfAborted } from './io-errors.js';
+import { abortedError, stopIfAborted, writeError } from './io-errors.js';
+import type { ParallelFileWriter } from './parallel-gzip.js';
 import { numberedSetPattern, numberedStem, withContentToken } from '../core/write/child-names.js';
 
 export type IndexMode = 'auto' | 'always' | 'never';
@@ -163,30 +164,38 @@ function checkOptions(options: WriteSitemapsOptions) {
 export async function writeSitemaps(entries: EntrySource, options: WriteSitemapsOptions): Promise<WriteSummary> {
   const started = performance.now();
   const settings = checkOptions(options);
+  const { name, gzip, indexMode, baseUrl, limits } = settings;
   stopIfAborted(options.signal);
-  // Made before the output, so that its options are checked first.
-  const files = new SetFiles(settings);
-  const writer = new SitemapSetWriter(files, {
-    limits: settings.limits,
-    baseUrl: settings.baseUrl,
-    scope: options.enforceScope ?? true ? settings.scope : undefined,
-    xslUrl: settings.xslUrl,
-    dedupe: options.dedupe,
-    maxFiles: settings.indexMode === 'never' ? Number.POSITIVE_INFINITY : settings.limits.maxSitemapsPerIndex,
-  });
+  // Each file's CRC-32 (the token of its name) and its size on disk, once written.
+  const staged: { crc: number; diskBytes: Promise<number> }[] = [];
+  let fileId = 0;
+  // Made before the output, so that its options are checked first; it opens a file only once the output is there.
+  const writer = new SitemapSetWriter(
+    {
+      open(index) {
+        if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
+          throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
+        }
+        fileId = output.files.open(output.path(childName(name, index, gzip)));
+      },
+      write: (bytes) => output.files.write(fileId, bytes),
+      close: () => staged.push({ crc: output.files.crcOf(fileId), diskBytes: output.files.close(fileId) }),
+    },
+    { limits, baseUrl, scope: (options.enforceScope ?? true) ? settings.scope : undefined, xslUrl: options.xslUrl, dedupe: options.dedupe, maxFiles: indexMode === 'never' ? Number.POSITIVE_INFINITY : limits.maxSitemapsPerIndex },
+  );
   // The main thread builds the XML; the output stage's threads compress.
-  const output = (files.output = await StagedOutput.create(options.outDir, { dryRun: options.dryRun === true, name: settings.name, gzipLevel: settings.gzipLevel, workers: options.compressionThreads, exclusive: true }));
+  const output = await StagedOutput.create(options.outDir, { dryRun: options.dryRun === true, name, gzipLevel: settings.gzipLevel, workers: options.compressionThreads, exclusive: true });
+  const progress = (rejected: number): WriteProgress => ({ urls: writer.urls, files: writer.fileCount, rejected, duplicates: writer.duplicates, elapsedMs: performance.now() - started });
   try {
-    const feeder = new Feeder(writer, output, options, started);
-    await feeder.feed(entries);
+    const rejected = await feed(entries, writer, output.files, options, progress);
     const infos = writer.end();
-    if (infos.length === 0) {
-      throw new SitemapError('ERR_SITEMAP_EMPTY', feeder.rejected > 0 ? `no URL could be written: all ${feeder.rejected} entries were refused` : 'no URLs to write: the input is empty');
-    }
-    const diskSizes = await Promise.all(files.closing);
-    await output.files.destroy();
-    options.onProgress?.(feeder.progress());
-    const set = await commitSet(output, settings, infos, files.crcs, diskSizes);
+    if (infos.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
+    const diskSizes = await Promise.all(staged.map((file) => file.diskBytes));
+    options.onProgress?.(progress(rejected));
+    // Its own writes in the staging folder (the entry file) fail as the output stage's do.
+    const set = await commitSet(output, settings, infos, staged.map((file) => file.crc), diskSizes).catch((error: unknown) => {
+      throw writeError(error, `to ${options.outDir}`);
+    });
     const all = set.entryFile !== undefined && set.entryFile !== set.sitemaps[0] ? [...set.sitemaps, set.entryFile] : set.sitemaps;
     return {
       outDir: options.outDir,
@@ -195,7 +204,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
       sitemaps: set.sitemaps,
       urls: writer.urls,
       duplicates: writer.duplicates,
-      rejected: feeder.rejected,
+      rejected,
       bytes: all.reduce((sum, f) => sum + f.bytes, 0),
       diskBytes: all.reduce((sum, f) => sum + f.diskBytes, 0),
       removed: set.removed,
@@ -207,151 +216,74 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   }
 }
 
-/** The sink of the SitemapSetWriter: each file goes to the output stage as it is built. */
-class SetFiles implements SitemapSetSink {
-  /** Each file's size on disk, once written. */
-  readonly closing: Promise<number>[] = [];
-  /** CRC-32 of each file's uncompressed bytes: the token of its name. */
-  readonly crcs: number[] = [];
-  /** Set once the options are checked (SitemapSetWriter's too): a file is opened only after. */
-  output!: StagedOutput;
-  private fileId = 0;
-
-  constructor(private readonly settings: Settings) {}
-
-  open(index: number): void {
-    const { name, gzip, indexMode, baseUrl } = this.settings;
-    this.fileId = this.output.files.open(this.output.path(childName(name, index, gzip)));
-    if (index === 1 && indexMode === 'auto' && baseUrl === undefined) {
-      throw new SitemapError('ERR_SITEMAP_OPTION', 'the URLs need more than one sitemap file, so an index is needed, and an index lists its sitemaps by absolute URL: give a base URL (--base-url)');
-    }
-  }
-
-  write(bytes: Uint8Array): void {
-    this.output.files.write(this.fileId, bytes);
-  }
-
-  close(info: SitemapFileInfo): void {
-    this.crcs[info.index] = this.output.files.crcOf(this.fileId);
-    this.closing.push(this.output.files.close(this.fileId));
-  }
-}
-
-/** Hands the entries to the writer: refusals, replacements, backpressure, abort and progress. */
-class Feeder {
-  rejected = 0;
+/** Hands the entries to the writer: refusals, replacements, backpressure, abort and progress. Resolves with the entries rejected. */
+async function feed(entries: EntrySource, writer: SitemapSetWriter, files: ParallelFileWriter, options: WriteSitemapsOptions, progress: (rejected: number) => WriteProgress): Promise<number> {
+  const { signal, onProgress, prepare, replaceInvalid, onInvalid } = options;
+  const interval = options.progressIntervalMs ?? 200;
+  let nextProgress = performance.now() + interval;
+  let rejected = 0;
   /** Entries added since progress was last considered. */
-  private added = 0;
-  private nextProgress: number;
-  private readonly interval: number;
-
-  constructor(
-    private readonly writer: SitemapSetWriter,
-    private readonly output: StagedOutput,
-    private readonly options: WriteSitemapsOptions,
-    private readonly started: number,
-  ) {
-    this.interval = options.progressIntervalMs ?? 200;
-    this.nextProgress = performance.now() + this.interval;
-  }
-
-  progress(): WriteProgress {
-    const writer = this.writer;
-    return { urls: writer.urls, files: writer.fileCount, rejected: this.rejected, duplicates: writer.duplicates, elapsedMs: performance.now() - this.started };
-  }
-
-  async feed(entries: EntrySource): Promise<void> {
-    if (!(Symbol.asyncIterator in entries)) {
-      const options = this.options;
-      for (const item of entries) {
-        this.addItem(item);
-        if (this.output.files.full || options.signal !== undefined || options.onProgress !== undefined) await this.afterItem();
-      }
-      return;
-    }
-    const iterator = entries[Symbol.asyncIterator]();
-    const signal = this.options.signal;
-    let finished = false;
-    try {
-      for (;;) {
-        // An abort must not wait for the source: stdin may not send anything for a long time.
-        const next = signal === undefined ? await iterator.next() : await untilAborted(iterator.next(), signal);
-        if (next.done === true) {
-          finished = true;
-          return;
-        }
-        this.addItem(next.value);
-        await this.afterItem();
-      }
-    } finally {
-      // Not awaited: a generator suspended in a pending read would only return after that read.
-      if (!finished) iterator.return?.()?.catch(() => {});
-    }
-  }
-
-  private addItem(item: UrlEntry | readonly UrlEntry[]): void {
-    if (Array.isArray(item)) {
-      for (const entry of item as readonly UrlEntry[]) this.addOne(entry);
-      this.added += item.length;
-    } else {
-      this.addOne(item as UrlEntry);
-      this.added++;
-    }
-  }
-
-  private addOne(entry: UrlEntry): void {
-    try {
-      if (this.options.prepare !== undefined && !this.options.prepare(entry)) return;
-      this.writer.add(entry);
-    } catch (error) {
-      if (error instanceof InvalidValueError && this.options.onInvalid !== undefined) this.retry(error, entry);
-      else throw error;
-    }
-  }
-
-  // Only a refused entry gets here; it left nothing written, so its replacement is added as if first.
-  private retry(first: InvalidValueError, entry: UrlEntry): void {
-    let error = first;
-    let current = entry;
-    for (let attempt = 0; attempt < MAX_REPLACEMENTS && this.options.replaceInvalid !== undefined; attempt++) {
-      const replacement = this.options.replaceInvalid(error, current);
-      if (replacement === undefined) break;
-      current = replacement;
+  let added = 0;
+  const add = (entry: UrlEntry): void => {
+    // A refused entry leaves nothing written: its replacement is added as if first.
+    for (let attempt = 0, current = entry; ; attempt++) {
+      let error: InvalidValueError;
       try {
-        this.writer.add(current);
+        if (attempt === 0 && prepare !== undefined && !prepare(current)) return;
+        writer.add(current);
         return;
-      } catch (again) {
-        if (!(again instanceof InvalidValueError)) throw again;
-        error = again;
+      } catch (refused) {
+        if (!(refused instanceof InvalidValueError) || onInvalid === undefined) throw refused;
+        error = refused;
+      }
+      const replacement = attempt < MAX_REPLACEMENTS ? replaceInvalid?.(error, current) : undefined;
+      if (replacement === undefined) {
+        rejected++;
+        onInvalid(error, current);
+        return;
+      }
+      current = replacement;
+    }
+  };
+  const iterator = Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : entries[Symbol.iterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      let next = iterator.next();
+      // An abort must not wait for the source: stdin may not send anything for a long time.
+      if (next instanceof Promise) next = await (signal === undefined ? next : untilAborted(next, signal));
+      if (next.done === true) {
+        finished = true;
+        return rejected;
+      }
+      const item = next.value;
+      if (!Array.isArray(item)) add(item as UrlEntry);
+      else for (const entry of item as readonly UrlEntry[]) add(entry);
+      added += Array.isArray(item) ? item.length : 1;
+      if (files.full) await files.whenWritable();
+      stopIfAborted(signal);
+      if (onProgress !== undefined && added >= 1024) {
+        added = 0;
+        if (performance.now() >= nextProgress) {
+          nextProgress = performance.now() + interval;
+          onProgress(progress(rejected));
+        }
       }
     }
-    this.rejected++;
-    this.options.onInvalid?.(error, current);
-  }
-
-  private async afterItem(): Promise<void> {
-    const { signal, onProgress } = this.options;
-    if (this.output.files.full) await this.output.files.whenWritable();
-    stopIfAborted(signal);
-    if (onProgress !== undefined && this.added >= 1024) {
-      this.added = 0;
-      if (performance.now() >= this.nextProgress) {
-        this.nextProgress = performance.now() + this.interval;
-        onProgress(this.progress());
-      }
-    }
+  } finally {
+    // Not awaited: a generator suspended in a pending read would only return after that read.
+    if (!finished) (async () => iterator.return?.())().catch(() => {});
   }
 }
 
 /** The files of the set, named, with its entry file, moved into place (StagedOutput.commit). */
 async function commitSet(
   output: StagedOutput,
-  settings: Settings,
+  { name, entryName, gzip, indexMode, baseUrl, limits, xslUrl }: Settings,
   infos: readonly SitemapFileInfo[],
   crcs: readonly number[],
   diskSizes: readonly number[],
 ): Promise<{ entryFile?: WrittenFile; indexed: boolean; sitemaps: WrittenFile[]; removed: string[] }> {
-  const { name, entryName, gzip, indexMode, baseUrl } = settings;
   const outDir = output.outDir;
   // The files a run with this name may have written (child-names.ts, numberedSetPattern).
   const owned = numberedSetPattern(name);
@@ -359,52 +291,39 @@ async function commitSet(
   const indexed = indexMode === 'always' || (indexMode === 'auto' && infos.length > 1);
   if (infos.length === 1 && !indexed) {
     // A lone sitemap is the entry file itself, as plain XML.
-    const child = output.path(childName(name, 0, gzip));
-    if (gzip) await pipeline(createReadStream(child), createGunzip({ chunkSize: 256 * 1024 }), createWriteStream(output.path(entryName)));
-    else await rename(child, output.path(entryName));
+    const child = childName(name, 0, gzip);
+    if (gzip) await pipeline(createReadStream(output.path(child)), createGunzip({ chunkSize: 256 * 1024 }), createWriteStream(output.path(entryName)));
     const entryFile = describeFile(entryName, infos[0] as SitemapFileInfo, (infos[0] as SitemapFileInfo).bytes, outDir, baseUrl);
-    const removed = await output.commit({ children: [], entry: { staged: entryName, name: entryName }, isOwned });
+    const removed = await output.commit({ children: [], entry: { staged: gzip ? entryName : child, name: entryName }, isOwned });
     return { entryFile, indexed, sitemaps: [entryFile], removed };
   }
   // Named by content under an index; fixed without one (each file is then an entry file of its own).
   const children: StagedFile[] = [];
   for (const info of infos) {
-    const stagedName = childName(name, info.index, gzip);
-    children.push(indexed ? await output.place(stagedName, crcs[info.index] as number, (token) => withContentToken(stagedName, token)) : { staged: stagedName, name: stagedName, inPlace: false });
+    const staged = childName(name, info.index, gzip);
+    children.push(indexed ? await output.place(staged, crcs[info.index] as number, (token) => withContentToken(staged, token)) : { staged, name: staged, inPlace: false });
   }
-  const sitemaps = infos.map((info, i) => describeFile((children[i] as StagedFile).name, info, diskSizes[info.index] as number, outDir, baseUrl));
+  const sitemaps = infos.map((info, i) => describeFile((children[i] as StagedFile).name, info, diskSizes[i] as number, outDir, baseUrl));
   if (!indexed) {
     // Fixed names are replaced in place: an old index that may name them goes first.
     const replacedInPlace = (await Promise.all(children.map((file) => isFile(join(outDir, file.name))))).includes(true);
-    const removed = await output.commit({ children, ...(replacedInPlace ? { removeFirst: [entryName] } : {}), isOwned });
-    return { indexed, sitemaps, removed };
+    return { indexed, sitemaps, removed: await output.commit({ children, removeFirst: replacedInPlace ? [entryName] : [], isOwned }) };
   }
-  const refs = sitemaps.map((file) => ({ loc: file.loc as string, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
-  const text = serializeSitemapIndex(refs, { limits: settings.limits, xslUrl: settings.xslUrl });
+  const text = serializeSitemapIndex(sitemaps.map((file) => ({ loc: file.loc as string, lastmod: file.lastmod })), { limits, xslUrl });
   await writeFile(output.path(entryName), text);
   const bytes = Buffer.byteLength(text);
   const entryFile = describeFile(entryName, { urls: 0, bytes }, bytes, outDir, baseUrl);
   // The old index goes after, with the other old files, so that a failed run leaves it whole.
-  const removed = await output.commit({ children, entry: { staged: entryName, name: entryName }, isOwned });
-  return { entryFile, indexed, sitemaps, removed };
+  return { entryFile, indexed, sitemaps, removed: await output.commit({ children, entry: { staged: entryName, name: entryName }, isOwned }) };
 }
 
 /** `promise`, or a rejection with abortedError as soon as `signal` is aborted. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortedError(signal));
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortedError(signal));
+    if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

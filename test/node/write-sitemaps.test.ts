@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import { crc32, gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
@@ -309,4 +309,45 @@ test('a dry run sweeps what a dry run killed left in the system temporary folder
   assert.ok(!existsSync(left), 'the killed dry run\'s folder is gone');
   assert.ok(!existsSync(join(out, 'nothing')));
   assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith(`.sitemapkit-tmp-${process.pid}-`)), [], 'and its own');
+});
+
+test('a full disk while the entry file is staged: ERR_SITEMAP_WRITE "cannot write to OUT: no space left on device"; the previous set stays', async (t) => {
+  // A 64 KiB filesystem: the gzipped child fits, the plain sitemap made of it does not.
+  const out = tempDir();
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', out]).status !== 0) return t.skip('cannot mount a small tmpfs (needs root)');
+  try {
+    await writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/' });
+    const before = readFileSync(join(out, 'sitemap.xml'));
+    await assert.rejects(writeSitemaps(entries(3000), { outDir: out, baseUrl: 'https://www.example.com/' }), {
+      code: 'ERR_SITEMAP_WRITE',
+      message: `cannot write to ${out}: no space left on device`,
+    });
+    assert.deepEqual(readdirSync(out), ['sitemap.xml']);
+    assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), before);
+  } finally {
+    spawnSync('umount', ['-l', out]);
+  }
+});
+
+test('a commit without an index that fails after replacing a file in place does not say the previous set is whole', async () => {
+  const out = tempDir();
+  const base = 'https://www.example.com/';
+  await writeSitemaps(entries(20), { outDir: out, baseUrl: base, maxUrls: 10, index: 'never' });
+  const failing = interceptSteps(out, 2, 'fail');
+  try {
+    await assert.rejects(writeSitemaps(entries(20, 100), { outDir: out, baseUrl: base, maxUrls: 10, index: 'never' }), (error: unknown) => {
+      assert.ok(error instanceof SitemapError && error.code === 'ERR_SITEMAP_WRITE', String(error));
+      assert.match(error.message, /^cannot move the new sitemaps into .*: injected failure at step 2: rename sitemap-00002\.xml\.gz; sitemap-00001\.xml\.gz is new, the files after it are not/);
+      return true;
+    });
+  } finally {
+    failing.restore();
+  }
+  // Stopped before its first step, the same failure leaves the previous set, and says so.
+  const before = interceptSteps(out, 1, 'fail');
+  try {
+    await assert.rejects(writeSitemaps(entries(20, 200), { outDir: out, baseUrl: base, maxUrls: 10, index: 'never' }), /; the previous set is still in place$/);
+  } finally {
+    before.restore();
+  }
 });

@@ -88,30 +88,20 @@ export class SitemapSetWriter {
   private readonly seen: FingerprintSet | undefined;
   private readonly maxFiles: number;
   private readonly chunkSize: number;
-
   private ended = false;
-  // The file being written.
-  private open = false;
 
-  /** The files begun: those closed and the one being written. */
-  get fileCount(): number {
-    return this.files.length + (this.open ? 1 : 0);
-  }
-  private headerWritten = false;
-  private declared = 0;
+  /** The file being written, as far as it is (`bytes`: its entries' alone); undefined between files. */
+  private file: SitemapFileInfo | undefined;
+  /** The namespaces its root declares, once its start tag is written (at its first flush). */
+  private declared: number | undefined;
+  /** The namespaces its entries used. */
   private usedNamespaces = 0;
-  private fileUrls = 0;
-  private fileNews = 0;
-  private fileBodyBytes = 0;
-  private fileHeaderBytes = 0;
-  private fileLastmod: string | undefined;
-  private fileLastmodMs = Number.NEGATIVE_INFINITY;
 
   // Entries are encoded straight into this buffer (encodeInto gives the exact UTF-8 size). A file's
   // body starts after `reservedHeaderBytes`, where its start tag goes, right-aligned, at the first flush.
   private buffer: Uint8Array;
-  private start = 0;
-  private position = 0;
+  private start: number;
+  private position: number;
 
   constructor(sink: SitemapSetSink, options: SitemapSetWriterOptions) {
     this.sink = sink;
@@ -121,6 +111,7 @@ export class SitemapSetWriter {
     this.headerBytes = Array.from({ length: ALL_EXTENSIONS + 1 }, (_, mask) => utf8Length(this.declaration + rootStart(mask)));
     // Room for the largest start tag, put in front of a file's body once its namespaces are known.
     this.reservedHeaderBytes = this.headerBytes[ALL_EXTENSIONS] as number;
+    this.start = this.position = this.reservedHeaderBytes;
     this.seen = options.dedupe === true ? new FingerprintSet() : undefined;
     this.maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
     this.chunkSize = Math.max(16, options.chunkSize ?? 192 * 1024);
@@ -130,25 +121,30 @@ export class SitemapSetWriter {
     }
   }
 
+  /** The files begun: those closed and the one being written. */
+  get fileCount(): number {
+    return this.files.length + (this.file === undefined ? 0 : 1);
+  }
+
   /**
    * Adds one entry. Throws InvalidValueError (nothing written) when the entry is refused, and
    * `ERR_SITEMAP_LIMIT` `limits/too-many-sitemaps` when the set would need more files than allowed.
    */
   add(entry: UrlEntry): AddResult {
+    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'SitemapSetWriter.add() called after end()');
     const s = this.serializer;
-    const mask = this.open && this.headerWritten ? this.declared : ALL_EXTENSIONS;
+    const mask = this.declared ?? ALL_EXTENSIONS;
     const xml = s.serialize(entry, mask);
     // The form this entry takes at the start of a new file, where the root declares its namespaces.
     let fresh: string | undefined;
     if ((s.usedNamespaces & ~mask) !== 0) fresh = s.serialize(entry, ALL_EXTENSIONS);
-    if (!this.open) this.prepareFile();
     let size = this.encode(xml);
     const sizeInNewFile = fresh === undefined ? size : utf8Length(fresh);
     // The byte limit is checked on the file as it will be: its start tag declares the namespaces its
     // entries used until the first flush (this one too), and those used after declare their own.
     if (this.overhead(s.usedNamespaces) + sizeInNewFile > this.limits.maxBytesPerSitemap) {
       this.position -= size;
-      this.tooLarge(sizeInNewFile);
+      throw new InvalidValueError('entry/too-large', 'url', s.loc, `this <url> takes ${sizeInNewFile} bytes; with the document's start and end it cannot fit in a file of at most ${this.limits.maxBytesPerSitemap} bytes`);
     }
     // Compared as validate's loc/duplicate compares them: `%c3%bc` is `%C3%BC`, `%7E` is `~` (RFC 3986 §6.2.2).
     if (this.seen !== undefined && !this.seen.add(dedupeKey(s.loc))) {
@@ -156,28 +152,28 @@ export class SitemapSetWriter {
       this.duplicates++;
       return 'duplicate';
     }
-    if (!this.open) {
-      this.startFile();
+    let file = this.file;
+    if (file === undefined) {
+      file = this.startFile();
     } else if (
-      this.fileUrls + 1 > this.limits.maxUrlsPerSitemap ||
-      this.overhead(this.headerWritten ? this.declared : this.usedNamespaces | s.usedNamespaces) + this.fileBodyBytes + size > this.limits.maxBytesPerSitemap ||
-      (s.hasNews && this.fileNews + 1 > this.limits.maxNewsPerSitemap)
+      file.urls + 1 > this.limits.maxUrlsPerSitemap ||
+      this.overhead(this.declared ?? this.usedNamespaces | s.usedNamespaces) + file.bytes + size > this.limits.maxBytesPerSitemap ||
+      (s.hasNews && file.news + 1 > this.limits.maxNewsPerSitemap)
     ) {
       // The entry starts the next file: take its bytes back, finish this file, write it again there.
       this.position -= size;
-      this.closeFile();
-      this.prepareFile();
-      this.startFile();
+      this.closeFile(file);
+      file = this.startFile();
       size = this.encode(fresh ?? xml);
     }
-    this.fileBodyBytes += size;
-    this.fileUrls++;
+    file.bytes += size;
+    file.urls++;
     this.urls++;
     this.usedNamespaces |= s.usedNamespaces;
-    if (s.hasNews) this.fileNews++;
-    if (s.lastmodText !== undefined && s.lastmodMs > this.fileLastmodMs) {
-      this.fileLastmodMs = s.lastmodMs;
-      this.fileLastmod = s.lastmodText;
+    if (s.hasNews) file.news++;
+    if (s.lastmodText !== undefined && (file.lastmodMs === undefined || s.lastmodMs > file.lastmodMs)) {
+      file.lastmodMs = s.lastmodMs;
+      file.lastmod = s.lastmodText;
     }
     if (this.position - this.start >= this.chunkSize) this.flush();
     return 'written';
@@ -185,7 +181,7 @@ export class SitemapSetWriter {
 
   /** Finishes the last file. Returns the files of the set (empty when no entry was written). */
   end(): SitemapFileInfo[] {
-    if (this.open) this.closeFile();
+    if (this.file !== undefined) this.closeFile(this.file);
     this.ended = true;
     return this.files;
   }
@@ -195,15 +191,11 @@ export class SitemapSetWriter {
     return (this.headerBytes[namespaces] as number) + FOOTER.length;
   }
 
-  private tooLarge(size: number): never {
-    throw new InvalidValueError('entry/too-large', 'url', this.serializer.loc, `this <url> takes ${size} bytes; with the document's start and end it cannot fit in a file of at most ${this.limits.maxBytesPerSitemap} bytes`);
-  }
-
   /** Appends the UTF-8 bytes of `text` to the buffer; returns how many. */
   private encode(text: string): number {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit.
     if (this.buffer.length - this.position < text.length * 3) {
-      if (this.position > this.start && this.headerWritten) this.flush();
+      if (this.position > this.start && this.declared !== undefined) this.flush();
       if (this.buffer.length - this.position < text.length * 3) {
         const bigger = new Uint8Array(this.position + text.length * 3 + this.chunkSize);
         bigger.set(this.buffer.subarray(0, this.position));
@@ -215,63 +207,38 @@ export class SitemapSetWriter {
     return written;
   }
 
-  /** Resets the buffer and counters for a new file; the sink hears of it in `startFile`. */
-  private prepareFile(): void {
-    // Checked where a file starts, not per entry: after end() no file is open.
-    if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'SitemapSetWriter.add() called after end()');
-    this.headerWritten = false;
-    this.declared = 0;
-    this.usedNamespaces = 0;
-    this.fileUrls = 0;
-    this.fileNews = 0;
-    this.fileBodyBytes = 0;
-    this.fileHeaderBytes = 0;
-    this.fileLastmod = undefined;
-    this.fileLastmodMs = Number.NEGATIVE_INFINITY;
-    this.start = this.reservedHeaderBytes;
-    this.position = this.reservedHeaderBytes;
-  }
-
-  private startFile(): void {
+  private startFile(): SitemapFileInfo {
     if (this.files.length >= this.maxFiles) {
       throw new SitemapError('ERR_SITEMAP_LIMIT', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`, 'limits/too-many-sitemaps');
     }
-    this.open = true;
+    this.file = { index: this.files.length, urls: 0, bytes: 0, news: 0 };
     this.sink.open(this.files.length);
+    return this.file;
   }
 
   /** Hands the buffered bytes to the sink (a view, valid during the call), then reuses the buffer. */
   private flush(): void {
-    if (!this.headerWritten) {
+    if (this.declared === undefined) {
       // The root start tag declares the namespaces the file used so far.
       this.declared = this.usedNamespaces;
-      const head = this.declaration + rootStart(this.declared);
-      const room = this.buffer.subarray(this.reservedHeaderBytes - utf8Length(head), this.reservedHeaderBytes);
-      this.fileHeaderBytes = encoder.encodeInto(head, room).written;
-      this.start = this.reservedHeaderBytes - this.fileHeaderBytes;
-      this.headerWritten = true;
+      this.start = this.reservedHeaderBytes - (this.headerBytes[this.declared] as number);
+      encoder.encodeInto(this.declaration + rootStart(this.declared), this.buffer.subarray(this.start, this.reservedHeaderBytes));
     }
     if (this.position > this.start) this.sink.write(this.buffer.subarray(this.start, this.position));
     this.start = 0;
     this.position = 0;
   }
 
-  private closeFile(): void {
+  /** Finishes `file`; the next one's body starts after the reserved room for its start tag. */
+  private closeFile(file: SitemapFileInfo): void {
     this.encode(FOOTER);
     this.flush();
-    const info: SitemapFileInfo = {
-      index: this.files.length,
-      urls: this.fileUrls,
-      bytes: this.fileHeaderBytes + this.fileBodyBytes + FOOTER.length,
-      news: this.fileNews,
-    };
-    if (this.fileLastmod !== undefined) {
-      info.lastmod = this.fileLastmod;
-      info.lastmodMs = this.fileLastmodMs;
-    }
-    this.files.push(info);
-    this.bytes += info.bytes;
-    this.open = false;
-    this.sink.close(info);
+    file.bytes += this.overhead(this.declared as number);
+    this.files.push(file);
+    this.bytes += file.bytes;
+    this.file = this.declared = undefined;
+    this.usedNamespaces = 0;
+    this.start = this.position = this.reservedHeaderBytes;
+    this.sink.close(file);
   }
 }

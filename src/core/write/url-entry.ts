@@ -28,23 +28,18 @@ export function namespaceDeclarations(mask: number): string {
   return out;
 }
 
-/** Google's rules for an extension entry beyond its schema, checked before it is written; and the most a <url> may hold. */
-const GOOGLE_RULES: ReadonlyMap<ElementDecl, { entry?: (value: unknown, loc: string) => void; most?: (limits: Readonly<Limits>) => number }> = new Map([
-  [IMAGE, { most: (limits: Readonly<Limits>) => limits.maxImagesPerUrl }],
-  [VIDEO, {
-    entry(v: unknown, loc: string): void {
-      if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
-      const problem = videoContentProblems(v as VideoEntry, loc)[0];
-      if (problem === undefined) return;
-      if (problem.url === undefined) throw new InvalidValueError(problem.code, problem.field, v, 'a video needs content_loc or player_loc (Google video sitemaps)');
-      throw new InvalidValueError(problem.code, problem.field, problem.url, `${problem.field} ${quoteValue(problem.url)} is the page's own loc: give the URL of the video file or of its player`);
-    },
+/** Google's rules for an extension entry beyond its schema, checked before it is written. */
+const GOOGLE_RULES: ReadonlyMap<ElementDecl, (value: unknown, loc: string) => void> = new Map([
+  [VIDEO, (v: unknown, loc: string): void => {
+    if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
+    const problem = videoContentProblems(v as VideoEntry, loc)[0];
+    if (problem === undefined) return;
+    if (problem.url === undefined) throw new InvalidValueError(problem.code, problem.field, v, 'a video needs content_loc or player_loc (Google video sitemaps)');
+    throw new InvalidValueError(problem.code, problem.field, problem.url, `${problem.field} ${quoteValue(problem.url)} is the page's own loc: give the URL of the video file or of its player`);
   }],
-  [NEWS, {
-    entry(v: unknown): void {
-      const n = v as NewsEntry | null;
-      if (typeof n !== 'object' || n?.publication == null) throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
-    },
+  [NEWS, (v: unknown): void => {
+    const n = v as NewsEntry | null;
+    if (typeof n !== 'object' || n?.publication == null) throw new InvalidValueError('news/invalid', 'news:news', n, 'news needs a publication with a name and a language');
   }],
 ]);
 
@@ -96,9 +91,7 @@ function partOf(decl: ElementDecl, min = 1, max = 1): Part {
   return { ...valuePart(field, field, decl.prop as string, decl.as, decl.type, decl.type.text), min, max, children, textProp: decl.textProp, attributes };
 }
 
-const IMAGE_PART = partOf(IMAGE);
-const VIDEO_PART = partOf(VIDEO);
-const NEWS_PART = partOf(NEWS);
+const PARTS = new Map([IMAGE, VIDEO, NEWS].map((decl) => [decl, partOf(decl)]));
 
 function objectOf(value: unknown, field: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be an object, got ${quoteValue(value)}`);
@@ -145,7 +138,6 @@ export class UrlEntrySerializer {
     }
     this.declared = declaredNamespaces;
     this.usedNamespaces = 0;
-    this.hasNews = false;
     const loc = this.url(entry.loc, 'loc', true);
     this.loc = loc;
     let xml = '<url><loc>' + escapeXml(loc) + '</loc>';
@@ -193,21 +185,17 @@ export class UrlEntrySerializer {
 
   /** The extension elements of a <url> (whose loc, as written, is `loc`) for `value`: one entry, or a list of at most `max` (Limits may say less). */
   private extensions(decl: ElementDecl, max: number, value: unknown, loc: string): string {
-    const rules = GOOGLE_RULES.get(decl);
-    const part = decl === IMAGE ? IMAGE_PART : decl === VIDEO ? VIDEO_PART : NEWS_PART;
-    const bit = namespaceBit(decl.ns);
-    if (max === 1) {
-      rules?.entry?.(value, loc);
-      return this.element(part, value, this.open(bit, part.field));
-    }
+    const part = PARTS.get(decl) as Part;
     const field = part.field;
-    if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
-    const most = Math.min(max, rules?.most?.(this.limits) ?? max);
-    if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
+    if (max > 1) {
+      if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
+      const most = decl === IMAGE ? Math.min(max, this.limits.maxImagesPerUrl) : max;
+      if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
+    }
     let xml = '';
-    for (const item of value) {
-      rules?.entry?.(item, loc);
-      xml += this.element(part, item, this.open(bit, field));
+    for (const item of max > 1 ? (value as unknown[]) : [value]) {
+      GOOGLE_RULES.get(decl)?.(item, loc);
+      xml += this.element(part, item, this.open(namespaceBit(decl.ns), field));
     }
     return xml;
   }
@@ -216,7 +204,6 @@ export class UrlEntrySerializer {
    * An element of element content for the model object `value` (an image, a video, …), its children in
    * the vocabulary's order, each checked as declared. `start`: the start tag so far.
    */
-
   private element(part: Part, value: unknown, start: string): string {
     const object = objectOf(value, part.field);
     let xml = start + '>';
