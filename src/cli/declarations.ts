@@ -557,7 +557,7 @@ signal releases them at once, for another worker to take.`,
     HELP,
   ],
   notes: 'Standard error: one line per job done or failed.',
-  exit: '0 stopped by SIGINT or SIGTERM, 130 by a second one (the jobs at hand released), 2 usage error or Redis unreachable.',
+  exit: '0 stopped by SIGINT or SIGTERM, 130 or 143 by a second one (the jobs at hand released), 2 usage error or Redis unreachable.',
   examples: ['sitemapkit worker --redis redis://10.0.0.5:6379 --concurrency 2'],
 };
 
