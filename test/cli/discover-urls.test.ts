@@ -27,7 +27,10 @@ test('discover --format urls (built CLI): the URLs of --format jsonl, in order, 
     const jsonl = await runCli(['discover', site.url('/'), '--allow-private', '--format', 'jsonl'], { cwd: dir });
     const bySitemap = new Map<string, string[]>();
     for (const line of jsonl.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; loc: string; sitemap: string })) {
-      if (line.type === 'url') bySitemap.set(line.sitemap, [...(bySitemap.get(line.sitemap) ?? []), line.loc]);
+      if (line.type !== 'url') continue;
+      const locs = bySitemap.get(line.sitemap);
+      if (locs === undefined) bySitemap.set(line.sitemap, [line.loc]);
+      else locs.push(line.loc);
     }
     const urls = readFileSync(join(dir, 'urls.txt'), 'utf8');
     assert.ok(urls.endsWith('\n'));

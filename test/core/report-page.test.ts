@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { reportPageParts } from '../../src/core/report/page.js';
+import type { ReportFile } from '../../src/core/report/model.js';
 import { sha256 } from '../../src/core/report/sha256.js';
 import { syntheticModel } from '../browser/report-fixture.js';
 
@@ -58,4 +59,14 @@ test('the freshness callouts count one URL as one: "1 URL has", not "1 URLs have
     for (const s of said) assert.ok(head.includes(s), s);
     assert.ok(head.includes(`) ${missing === 1 ? 'has' : 'have'} no lastmod`));
   }
+});
+
+test('an index of 50,000 children (the most the protocol allows) is laid out in linear time: under 5 s, where copying each sibling list took 31 s', () => {
+  const model = syntheticModel(10);
+  const files = [model.files[0] as ReportFile];
+  for (let i = 0; i < 50_000; i++) files.push({ ...(model.files[1] as ReportFile), name: `sitemap-${i}.xml.gz` });
+  const started = performance.now();
+  const { head } = reportPageParts({ ...model, files, summary: { ...model.summary, files: files.length } });
+  assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+  assert.ok(head.includes('sitemap-49999.xml.gz'));
 });

@@ -130,7 +130,11 @@ ${figure('Largest file, size', bytes(s.largestFilePlainBytes), headroom(s.larges
 /** The files depth first from each root, with their depth (children of an index under it). */
 function fileTree(files: ReportFile[]): { file: ReportFile; depth: number }[] {
   const children = new Map<number, number[]>();
-  files.forEach((file, i) => children.set(file.parent, [...(children.get(file.parent) ?? []), i]));
+  files.forEach((file, i) => {
+    const siblings = children.get(file.parent);
+    if (siblings === undefined) children.set(file.parent, [i]);
+    else siblings.push(i);
+  });
   const ordered: { file: ReportFile; depth: number }[] = [];
   const seen = new Set<number>();
   const visit = (i: number, depth: number): void => {
