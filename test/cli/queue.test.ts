@@ -49,12 +49,14 @@ function cli(args: string[], cwd?: string): Proc {
 }
 
 /**
- * The lock of a worker to be killed, frozen or stopped: short, so that its job is taken over soon, not
- * 1 s: a shard job of 150,000 URLs held the event loop 2.1 s at once under load (load average 18 on 2
- * cores), its lock expired under it, and after 3 such stalls BullMQ failed the run. The worker that
- * takes the job over keeps the default lock (its job blocks the loop longer: 400,000 URLs stalled at 8 s).
+ * Locks for the takeover tests. The worker killed, frozen or stopped holds a short one, so its job is
+ * taken over soon, yet not 1 s: a shard job of 150,000 URLs held the event loop 2.1 s at once under
+ * load, its lock expired under it, and after 3 such stalls BullMQ failed the run. The worker that takes
+ * over checks for stalled jobs as often as its lock lasts, so its lock is the test's wait: 8 s, not
+ * the 30 s default (each takeover test took about 70 s with it).
  */
-const SHORT_LOCK = ['--lock-duration', '8'];
+const SHORT_LOCK = ['--lock-duration', '4'];
+const TAKEOVER_LOCK = ['--lock-duration', '8'];
 
 /** A worker process; stopped (SIGKILL) when the test file ends if still running. */
 function worker(queue: string, ...args: string[]): Proc {
@@ -199,7 +201,7 @@ test('a worker killed with kill -9 mid-shard: another takes the job over and the
   a.child.kill('SIGKILL');
   await a.exited;
   assert.doesNotMatch(a.stderr(), /: done shard/, 'A was killed before the end of its shard');
-  const b = worker('q3');
+  const b = worker('q3', ...TAKEOVER_LOCK);
   assert.equal(await run.exited, 0, run.stderr() + b.stderr());
   assert.match(b.stderr(), /done shard 0 of 1/);
   generateSharded(input, join(dir, 'single'), 1);
@@ -217,7 +219,7 @@ test('a worker frozen (SIGSTOP) mid-shard past its lock, resumed after the run: 
   await shardActive(run, 'q-frozen');
   a.child.kill('SIGSTOP');
   // B takes the job over once A's lock has expired, and the run ends: published, its scratch removed.
-  const b = worker('q-frozen');
+  const b = worker('q-frozen', ...TAKEOVER_LOCK);
   assert.equal(await run.exited, 0, run.stderr() + b.stderr());
   assert.ok(!existsSync(join(out, '.sitemapkit-queue')));
   const published = setFiles(out);
@@ -347,7 +349,7 @@ test('a second SIGTERM mid-shard: the worker releases the shard and exits 143 (1
   assert.equal(await a.exited, 143, a.stderr());
   assert.match(WORKER.exit, /130 or 143 by a second one/, 'worker --help lists the exit code');
   assert.doesNotMatch(a.stderr(), /done shard/);
-  const b = worker('q6b');
+  const b = worker('q6b', ...TAKEOVER_LOCK);
   assert.equal(await run.exited, 0, run.stderr());
   assert.match(b.stderr(), /done shard 0 of 1/);
   assert.equal(await stop(b), 0);
