@@ -65,8 +65,10 @@ test('an index of 50,000 children (the most the protocol allows) is laid out in 
   const model = syntheticModel(10);
   const files = [model.files[0] as ReportFile];
   for (let i = 0; i < 50_000; i++) files.push({ ...(model.files[1] as ReportFile), name: `sitemap-${i}.xml.gz` });
-  const started = performance.now();
+  const started = process.cpuUsage();
   const { head } = reportPageParts({ ...model, files, summary: { ...model.summary, files: files.length } });
-  assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+  const { user, system } = process.cpuUsage(started);
+  // CPU time, not wall time: a loaded machine makes the wall clock long, not the work.
+  assert.ok(user + system < 5_000_000, `${Math.round((user + system) / 1000)} ms of CPU`);
   assert.ok(head.includes('sitemap-49999.xml.gz'));
 });
