@@ -15,7 +15,7 @@ import { comparableUrl, locFingerprint } from '../core/url.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, type FieldChange } from '../core/url-diff.js';
 import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
-import { readSource, sourceName, type SitemapSource, type SourceOptions } from './sitemap-source.js';
+import { readSource, sourceName, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 
 export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onUnreadable'> {
   /** Entries read per document at most (the reader's budget). */
@@ -26,6 +26,8 @@ export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onUnreadable'>
   onProgress?: (pass: 1 | 2 | 3, urls: number) => void;
   /** Where the temporary file of the changed candidates' old entries goes (default: the system's). */
   tmpDir?: string;
+  /** A child that cannot be read, once, with its source; the comparison goes on without its URLs. Without it, the diff throws. */
+  onUnreadable?: (document: SourceDocument, error: SitemapError, side: 'old' | 'new') => void;
 }
 
 /** Removed URLs in OLD's order, then added and changed ones in NEW's; `file` is the document listing the URL. */
@@ -66,12 +68,12 @@ export async function diffSitemaps(oldSource: SitemapSource, newSource: SitemapS
     onUrl(entry, at, locHash);
   };
   try {
-    await readUrls(newSource, reading, true, counted(passes.addNew), passes);
+    await readUrls(newSource, reading, 'new', counted(passes.addNew), passes);
     [pass, urls] = [2, 0];
-    await readUrls(oldSource, reading, true, counted(passes.matchOld), passes);
+    await readUrls(oldSource, reading, 'old', counted(passes.matchOld), passes);
     spill.flush();
     [pass, urls] = [3, 0];
-    await readUrls(newSource, reading, false, counted(passes.matchNew), passes);
+    await readUrls(newSource, reading, undefined, counted(passes.matchNew), passes);
     // Its added and changed URLs are listed from the second reading: one it lost would go unlisted.
     if (passes.table.newSeen < passes.table.newUrls) throw changedWhileCompared(newName, 'a URL first read was not there the second time');
   } finally {
@@ -142,10 +144,11 @@ class Passes {
   };
 }
 
-/** Reads every URL of `source`, in order; `report` (its first reading): diagnostics go to `onDiagnostic`. */
-async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, passes: Passes): Promise<void> {
-  const walking: SourceOptions = { ...options };
-  if (!report) delete walking.onDiagnostic;
+/** Reads every URL of `source`, in order; its first reading (`side`) reports its diagnostics and unreadable children, NEW's second none. */
+async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, side: 'old' | 'new' | undefined, onUrl: OnUrl, passes: Passes): Promise<void> {
+  const { onDiagnostic, onUnreadable, ...rest } = options;
+  const walking: SourceOptions = side === undefined ? rest : { ...rest, ...definedOnly({ onDiagnostic }) };
+  if (onUnreadable !== undefined) walking.onUnreadable = side === undefined ? () => {} : (document, error) => onUnreadable(document, error, side);
   await readSource(source, walking, (input, document, hooks) => {
     passes.file = document.name;
     const reading: ReadSitemapOptions = {

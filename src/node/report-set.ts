@@ -130,7 +130,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
       if (options.compare !== undefined && found > 1) throw several(found);
     }
-    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, { ...options, cwd }));
+    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, aggregator, { ...options, cwd }));
     stopIfAborted(options.signal);
     const model = aggregator.finish(new Date(now).toISOString());
     await output.files.close(rows);
@@ -310,8 +310,11 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
   return [sniffed(), gzipped];
 }
 
-/** The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and examples. */
-async function compare(previous: SitemapSource, current: SitemapSource, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
+/**
+ * The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and
+ * examples. A child of `previous` that cannot be read is a problem of the report (the set's own are already).
+ */
+async function compare(previous: SitemapSource, current: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
   const perFile = new Map<string, { file: string; added: number; removed: number; changed: number }>();
   const count = (kind: 'added' | 'removed' | 'changed', file: string, n = 1): void => {
     let row = perFile.get(file);
@@ -344,6 +347,9 @@ async function compare(previous: SitemapSource, current: SitemapSource, options:
     cwd: options.cwd,
     ...definedOnly({ client: options.client, maxBytes: options.maxBytes, maxEntries: options.maxEntries }),
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
+    onUnreadable: (document, error, side) => {
+      if (side === 'old') aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
+    },
   });
   const inNewSet = (file: string): string => newFiles.get(basename(file)) ?? file;
   for (const [file, n] of removedByFile) count('removed', inNewSet(file), n);

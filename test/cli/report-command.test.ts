@@ -194,6 +194,27 @@ describe('sitemapkit report', () => {
     ]);
   });
 
+  it('--compare: a child missing from either set is a problem of the report, as without --compare, and the comparison goes on', async () => {
+    const dir = tempDir();
+    for (const [name, one, two] of [['old', [url('/same'), url('/gone')], undefined], ['new', [url('/same')], [url('/kept')]], ['full', [url('/same'), url('/gone')], [url('/kept')]]] as const) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'one.xml'), urlset(one));
+      if (two !== undefined) writeFileSync(join(dir, name, 'two.xml'), urlset(two));
+      writeFileSync(join(dir, name, 'sitemap.xml'), index([`${SITE}/one.xml`, `${SITE}/two.xml`]));
+    }
+    const outcome = async (args: string[]): Promise<unknown[]> => {
+      const result = await runCli(['report', ...args, '--out', 'r.html'], { cwd: dir });
+      const { model } = readReport(join(dir, 'r.html'));
+      const unreadable = model.problems.filter((p) => p.code === 'input/unreadable');
+      return [result.code, model.summary.errors, unreadable.flatMap((p) => p.examples.map((e) => e.file)), model.compare === undefined ? undefined : [model.compare.added, model.compare.removed]];
+    };
+    // The previous version misses two.xml: its URLs are added, and the missing file is a problem.
+    assert.deepEqual(await outcome(['new', '--compare', 'old']), [1, 1, [`${SITE}/two.xml`], [1, 1]]);
+    // The new set misses it: reported once, as without --compare; its URLs are removed.
+    assert.deepEqual(await outcome(['old']), [1, 1, [`${SITE}/two.xml`], undefined]);
+    assert.deepEqual(await outcome(['old', '--compare', 'full']), [1, 1, [`${SITE}/two.xml`], [0, 1]]);
+  });
+
   it('reads a served set: the HTTP answer of each file; a child that cannot be fetched is a problem, not a failure', async () => {
     const server = await startSiteServer({});
     try {

@@ -152,6 +152,8 @@ export class ReportAggregator {
   private currentEnded = false;
   /** The errors and warnings of the file being read so far (for one that stops before its end). */
   private readonly found = { errors: 0, warnings: 0 };
+  /** Problems of no file of the set. */
+  private readonly elsewhere = { errors: 0, warnings: 0 };
   private readonly rows = new PendingRows();
   private readonly pastBefore: string;
   private schemaSeen = { valid: 0, invalid: 0 };
@@ -246,11 +248,12 @@ export class ReportAggregator {
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
-    // The walk's own findings about a file already read (`index/nested`) count for that file.
+    // The walk's own findings about a file already read (`index/nested`) count for that file; those of
+    // no file of the set (the previous version's, with --compare) in the summary only.
     if (this.currentEnded || d.file !== this.current?.name) {
-      const file = this.files.find((f) => f.name === d.file);
-      if (file !== undefined && d.severity === 'error') file.errors++;
-      else if (file !== undefined && d.severity === 'warning') file.warnings++;
+      const counts = this.files.find((f) => f.name === d.file) ?? this.elsewhere;
+      if (d.severity === 'error') counts.errors++;
+      else if (d.severity === 'warning') counts.warnings++;
     }
   }
 
@@ -293,7 +296,7 @@ export class ReportAggregator {
       files,
       summary: {
         files: files.length, urls: this.urls, distinctUrls: this.seen.size, bytes: sum((f) => f.bytes), plainBytes: sum((f) => f.plainBytes),
-        errors: sum((f) => f.errors), warnings: sum((f) => f.warnings),
+        errors: sum((f) => f.errors) + this.elsewhere.errors, warnings: sum((f) => f.warnings) + this.elsewhere.warnings,
         schema: invalid > 0 ? 'invalid' : valid > 0 ? 'valid' : 'not-checked',
         largestFileUrls: largest(pages, (f) => f.entries), largestFilePlainBytes: largest(files, (f) => f.plainBytes),
       },
