@@ -17,11 +17,11 @@ import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changed
 import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
 import { readSource, sourceName, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 
-export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onUnreadable'> {
+export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
   /** Entries read per document at most (the reader's budget). */
   maxEntries?: number;
-  /** Every problem of the sources, once (NEW's second reading reports none). */
-  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Every problem of the sources, once (NEW's second reading reports none), with its source. */
+  onDiagnostic?: (diagnostic: Diagnostic, side: 'old' | 'new') => void;
   /** Called before each chunk of input with the pass (1 NEW, 2 OLD, 3 NEW again) and its URLs so far; may throw to stop. */
   onProgress?: (pass: 1 | 2 | 3, urls: number) => void;
   /** Where the temporary file of the changed candidates' old entries goes (default: the system's). */
@@ -47,6 +47,9 @@ export interface DiffSummary {
 }
 
 type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
+
+/** Codes after which the reader stops: "equal" or "removed" would then be a guess. */
+export const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
 
 /** Compares two sources; `ERR_SITEMAP_INPUT` when one cannot be read, or NEW changes between its readings. */
 export async function diffSitemaps(oldSource: SitemapSource, newSource: SitemapSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
@@ -147,7 +150,7 @@ class Passes {
 /** Reads every URL of `source`, in order; its first reading (`side`) reports its diagnostics and unreadable children, NEW's second none. */
 async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, side: 'old' | 'new' | undefined, onUrl: OnUrl, passes: Passes): Promise<void> {
   const { onDiagnostic, onUnreadable, ...rest } = options;
-  const walking: SourceOptions = side === undefined ? rest : { ...rest, ...definedOnly({ onDiagnostic }) };
+  const walking: SourceOptions = side === undefined || onDiagnostic === undefined ? rest : { ...rest, onDiagnostic: (d) => onDiagnostic(d, side) };
   if (onUnreadable !== undefined) walking.onUnreadable = side === undefined ? () => {} : (document, error) => onUnreadable(document, error, side);
   await readSource(source, walking, (input, document, hooks) => {
     passes.file = document.name;

@@ -19,7 +19,7 @@ import { isFeed, type SitemapFormat } from '../core/read/types.js';
 import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
-import { diffSitemaps } from './diff-sitemaps.js';
+import { diffSitemaps, READING_STOPPED } from './diff-sitemaps.js';
 import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
 import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
@@ -312,7 +312,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
 
 /**
  * The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and
- * examples. A child of `previous` that cannot be read is a problem of the report (the set's own are already).
+ * examples. A document of `previous` not read whole is a problem of the report (the set's own are already).
  */
 async function compare(previous: SitemapSource, current: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
   const perFile = new Map<string, { file: string; added: number; removed: number; changed: number }>();
@@ -347,6 +347,10 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
     cwd: options.cwd,
     ...definedOnly({ client: options.client, maxBytes: options.maxBytes, maxEntries: options.maxEntries }),
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
+    // The previous version's problems are not the set's, but one that left it unread makes the changes partial.
+    onDiagnostic: (d, side) => {
+      if (side === 'old' && READING_STOPPED.has(d.code)) aggregator.diagnostic(d);
+    },
     onUnreadable: (document, error, side) => {
       if (side === 'old') aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
     },

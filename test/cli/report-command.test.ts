@@ -215,6 +215,19 @@ describe('sitemapkit report', () => {
     assert.deepEqual(await outcome(['old', '--compare', 'full']), [1, 1, [`${SITE}/two.xml`], [0, 1]]);
   });
 
+  it('--compare: a previous version not read whole (a truncated gzip) is an error of the report, not URLs silently taken as added', async () => {
+    const dir = tempDir();
+    const many = urlset(Array.from({ length: 2000 }, (_, i) => url(`/p${i}`)));
+    writeFileSync(join(dir, 'new.xml'), many);
+    const gzipped = gzipSync(many);
+    writeFileSync(join(dir, 'cut.xml.gz'), gzipped.subarray(0, gzipped.length >> 1));
+    const result = await runCli(['report', 'new.xml', '--compare', 'cut.xml.gz', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.equal(model.summary.errors, 1);
+    assert.deepEqual(model.problems.map((p) => [p.code, p.examples.map((e) => e.file)]), [['gzip/corrupt', ['cut.xml.gz']]]);
+  });
+
   it('reads a served set: the HTTP answer of each file; a child that cannot be fetched is a problem, not a failure', async () => {
     const server = await startSiteServer({});
     try {
