@@ -240,21 +240,16 @@ export class ReportAggregator {
       }
     }
     problem.count++;
-    if (!this.currentEnded && d.file === this.current?.name) {
-      if (d.severity === 'error') this.found.errors++;
-      else if (d.severity === 'warning') this.found.warnings++;
-    }
+    // The file being read counts its own at its end (endFile); the walk's findings about a file already
+    // read (`index/nested`) count for that file; those of no file of the set (the previous version's,
+    // with --compare) in the summary only.
+    const counts = !this.currentEnded && d.file === this.current?.name ? this.found : this.files.find((f) => f.name === d.file) ?? this.elsewhere;
+    if (d.severity === 'error') counts.errors++;
+    else if (d.severity === 'warning') counts.warnings++;
     if (problem.examples.length < REPORT_SAMPLES) problem.examples.push({ file: d.file ?? '', message: own(d.message), ...definedOnly({ line: d.line, column: d.column }) });
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
-    // The walk's own findings about a file already read (`index/nested`) count for that file; those of
-    // no file of the set (the previous version's, with --compare) in the summary only.
-    if (this.currentEnded || d.file !== this.current?.name) {
-      const counts = this.files.find((f) => f.name === d.file) ?? this.elsewhere;
-      if (d.severity === 'error') counts.errors++;
-      else if (d.severity === 'warning') counts.warnings++;
-    }
   }
 
   /** The file being read is over. */
