@@ -98,7 +98,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const compressor = output.files.full ? output.files.whenWritable() : undefined;
       return outside === undefined ? compressor : compressor === undefined ? outside : Promise.all([outside, compressor]).then(() => {});
     };
-    const reading = { ...options, cwd, now, backpressure };
+    const reading = { ...options, cwd, now, backpressure, out: path };
     const read: SitemapSource[] = [];
     for (const source of sources) {
       if (!('site' in source)) {
@@ -144,6 +144,8 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
 
 interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
   cwd: string;
+  /** The report's path, resolved. */
+  out: string;
   now: number;
   backpressure: () => Promise<void> | undefined;
   /** Whether the source, answered from `finalUrl`, is read as another source: then it is left out. */
@@ -162,6 +164,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
   let open: SourceDocument | undefined;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
+    if (input === options.out) throw new SitemapError('ERR_SITEMAP_WRITE', `the report would replace ${document.name}, which it reports on: give another --out`);
     const start = (): void => {
       const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
       if (document.number === 0) base = index;

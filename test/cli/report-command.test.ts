@@ -311,6 +311,15 @@ describe('sitemapkit report', () => {
     assert.equal(intoFolder.code, 2);
     assert.match(intoFolder.stderr, /cannot write the report to .*empty: it is a directory/);
     assert.deepEqual(readdirSync(join(dir, 'empty')), ['a.xml']);
+    // --out naming a file it reports on (by a slip) would replace a sitemap with the page.
+    writeFileSync(join(dir, 'empty', 'sitemap.xml'), index([`${SITE}/a.xml`]));
+    for (const out of ['empty/a.xml', 'empty/sitemap.xml']) {
+      const over = await runCli(['report', 'empty', '--out', out], { cwd: dir });
+      assert.equal(over.code, 2, out);
+      assert.match(over.stderr, /the report would replace .*, which it reports on/);
+    }
+    assert.match(readFileSync(join(dir, 'empty', 'a.xml'), 'utf8'), /^<urlset/);
+    assert.match(readFileSync(join(dir, 'empty', 'sitemap.xml'), 'utf8'), /<sitemapindex/);
   });
 
   it('a killed run leaves no report (nor half of one); the next run clears what it left', async () => {
