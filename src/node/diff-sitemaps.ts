@@ -26,7 +26,7 @@ export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onDiagnostic' 
   onProgress?: (pass: 1 | 2 | 3, urls: number) => void;
   /** Where the temporary file of the changed candidates' old entries goes (default: the system's). */
   tmpDir?: string;
-  /** A child that cannot be read, once, with its source; the comparison goes on without its URLs. Without it, the diff throws. */
+  /** A child that cannot be read, or a document that is no sitemap (the source's own too), once, with its source; the comparison goes on without its URLs (it may throw). Without it, the diff throws. */
   onUnreadable?: (document: SourceDocument, error: SitemapError, side: 'old' | 'new') => void;
 }
 
@@ -159,7 +159,10 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, sid
       ...definedOnly({ cwd: options.cwd, maxBytes: options.maxBytes, maxEntries: options.maxEntries, backpressure: hooks.backpressure, onDiagnostic: walking.onDiagnostic }),
     };
     return readSitemap(input, reading).then(({ format }) => {
-      if (NOT_A_SITEMAP.has(format)) throw new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
+      if (!NOT_A_SITEMAP.has(format)) return format;
+      const error = new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
+      if (walking.onUnreadable === undefined) throw error;
+      walking.onUnreadable(document, error);
       return format;
     });
   });

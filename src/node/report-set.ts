@@ -355,6 +355,8 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
       if (side === 'old' && READING_STOPPED.has(d.code)) aggregator.diagnostic(d);
     },
     onUnreadable: (document, error, side) => {
+      // A previous version that is no sitemap at all leaves nothing to compare with (exit 2).
+      if (side === 'old' && document.number === 0) throw error;
       if (side === 'old') aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
     },
   });

@@ -215,6 +215,22 @@ describe('sitemapkit report', () => {
     assert.deepEqual(await outcome(['old', '--compare', 'full']), [1, 1, [`${SITE}/two.xml`], [0, 1]]);
   });
 
+  it('--compare: a source whose format cannot be told is its problem, as without --compare; a previous version so is unreadable (exit 2)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'old.xml'), urlset([url('/a'), url('/b')]));
+    writeFileSync(join(dir, 'cut.xml.gz'), gzipSync(urlset([url('/a')])).subarray(0, 12));
+    const alone = await runCli(['report', 'cut.xml.gz', '--out', 'alone.html'], { cwd: dir });
+    const compared = await runCli(['report', 'cut.xml.gz', '--compare', 'old.xml', '--out', 'r.html'], { cwd: dir });
+    assert.equal(alone.code, 1, alone.stderr);
+    assert.equal(compared.code, 1, compared.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.deepEqual(model.problems, readReport(join(dir, 'alone.html')).model.problems);
+    assert.deepEqual([model.compare?.added, model.compare?.removed], [0, 2]);
+    const previous = await runCli(['report', 'old.xml', '--compare', 'cut.xml.gz', '--out', 'r.html'], { cwd: dir });
+    assert.equal(previous.code, 2);
+    assert.match(previous.stderr, /cut\.xml\.gz is not a sitemap/);
+  });
+
   it('--compare: a previous version not read whole (a truncated gzip) is an error of the report, not URLs silently taken as added', async () => {
     const dir = tempDir();
     const many = urlset(Array.from({ length: 2000 }, (_, i) => url(`/p${i}`)));
