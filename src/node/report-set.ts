@@ -352,12 +352,12 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
     // The previous version's problems are not the set's, but one that left it unread makes the changes partial.
     onDiagnostic: (d, side) => {
-      if (side === 'old' && READING_STOPPED.has(d.code)) aggregator.diagnostic(d);
+      if (side === 'old' && READING_STOPPED.has(d.code)) aggregator.diagnostic(d, false);
     },
     onUnreadable: (document, error, side) => {
       // A previous version that is no sitemap at all leaves nothing to compare with (exit 2).
       if (side === 'old' && document.number === 0) throw error;
-      if (side === 'old') aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name });
+      if (side === 'old') aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name }, false);
     },
   });
   const inNewSet = (file: string): string => newFiles.get(basename(file)) ?? file;

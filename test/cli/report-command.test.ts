@@ -213,6 +213,9 @@ describe('sitemapkit report', () => {
     // The new set misses it: reported once, as without --compare; its URLs are removed.
     assert.deepEqual(await outcome(['old']), [1, 1, [`${SITE}/two.xml`], undefined]);
     assert.deepEqual(await outcome(['old', '--compare', 'full']), [1, 1, [`${SITE}/two.xml`], [0, 1]]);
+    // Missing from both, under one name: the previous version's is no error of the set's file.
+    assert.deepEqual(await outcome(['old', '--compare', 'old']), [1, 2, [`${SITE}/two.xml`, `${SITE}/two.xml`], [0, 0]]);
+    assert.deepEqual(readReport(join(dir, 'r.html')).model.files.map((f) => f.errors), [0, 0, 1]);
   });
 
   it('--compare: a source whose format cannot be told is its problem, as without --compare; a previous version so is unreadable (exit 2)', async () => {

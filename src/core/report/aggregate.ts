@@ -227,8 +227,8 @@ export class ReportAggregator {
     this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.files.length - 1}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
   }
 
-  /** Every diagnostic of the set, rule settings applied. */
-  diagnostic(d: Diagnostic): void {
+  /** Every diagnostic of the set, rule settings applied; `ofSet` false for another source's (the previous version's, with --compare). */
+  diagnostic(d: Diagnostic, ofSet = true): void {
     let problem = this.problems.get(d.code);
     if (problem === undefined) {
       const code = this.problems.size < MAX_CODES ? d.code : 'other';
@@ -241,9 +241,8 @@ export class ReportAggregator {
     }
     problem.count++;
     // The file being read counts its own at its end (endFile); the walk's findings about a file already
-    // read (`index/nested`) count for that file; those of no file of the set (the previous version's,
-    // with --compare) in the summary only.
-    const counts = !this.currentEnded && d.file === this.current?.name ? this.found : this.files.find((f) => f.name === d.file) ?? this.elsewhere;
+    // read (`index/nested`) count for that file; those of no file of the set in the summary only.
+    const counts = !ofSet ? this.elsewhere : !this.currentEnded && d.file === this.current?.name ? this.found : this.files.find((f) => f.name === d.file) ?? this.elsewhere;
     if (d.severity === 'error') counts.errors++;
     else if (d.severity === 'warning') counts.warnings++;
     if (problem.examples.length < REPORT_SAMPLES) problem.examples.push({ file: d.file ?? '', message: own(d.message), ...definedOnly({ line: d.line, column: d.column }) });
