@@ -15,17 +15,19 @@ import { comparableUrl, locFingerprint } from '../core/url.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, type FieldChange } from '../core/url-diff.js';
 import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
-import { readSource, sourceName, type SitemapSource, type SourceOptions } from './sitemap-source.js';
+import { readSource, sourceName, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 
-export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onUnreadable'> {
+export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
   /** Entries read per document at most (the reader's budget). */
   maxEntries?: number;
-  /** Every problem of the sources, once (NEW's second reading reports none). */
-  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Every problem of the sources, once (NEW's second reading reports none), with its source. */
+  onDiagnostic?: (diagnostic: Diagnostic, side: 'old' | 'new') => void;
   /** Called before each chunk of input with the pass (1 NEW, 2 OLD, 3 NEW again) and its URLs so far; may throw to stop. */
   onProgress?: (pass: 1 | 2 | 3, urls: number) => void;
   /** Where the temporary file of the changed candidates' old entries goes (default: the system's). */
   tmpDir?: string;
+  /** A child that cannot be read, or a document that is no sitemap (the source's own too), once, with its source; the comparison goes on without its URLs (it may throw). Without it, the diff throws. */
+  onUnreadable?: (document: SourceDocument, error: SitemapError, side: 'old' | 'new') => void;
 }
 
 /** Removed URLs in OLD's order, then added and changed ones in NEW's; `file` is the document listing the URL. */
@@ -45,6 +47,9 @@ export interface DiffSummary {
 }
 
 type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
+
+/** Codes after which the reader stops: "equal" or "removed" would then be a guess. */
+export const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
 
 /** Compares two sources; `ERR_SITEMAP_INPUT` when one cannot be read, or NEW changes between its readings. */
 export async function diffSitemaps(oldSource: SitemapSource, newSource: SitemapSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
@@ -66,12 +71,12 @@ export async function diffSitemaps(oldSource: SitemapSource, newSource: SitemapS
     onUrl(entry, at, locHash);
   };
   try {
-    await readUrls(newSource, reading, true, counted(passes.addNew), passes);
+    await readUrls(newSource, reading, 'new', counted(passes.addNew), passes);
     [pass, urls] = [2, 0];
-    await readUrls(oldSource, reading, true, counted(passes.matchOld), passes);
+    await readUrls(oldSource, reading, 'old', counted(passes.matchOld), passes);
     spill.flush();
     [pass, urls] = [3, 0];
-    await readUrls(newSource, reading, false, counted(passes.matchNew), passes);
+    await readUrls(newSource, reading, undefined, counted(passes.matchNew), passes);
     // Its added and changed URLs are listed from the second reading: one it lost would go unlisted.
     if (passes.table.newSeen < passes.table.newUrls) throw changedWhileCompared(newName, 'a URL first read was not there the second time');
   } finally {
@@ -142,10 +147,11 @@ class Passes {
   };
 }
 
-/** Reads every URL of `source`, in order; `report` (its first reading): diagnostics go to `onDiagnostic`. */
-async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, report: boolean, onUrl: OnUrl, passes: Passes): Promise<void> {
-  const walking: SourceOptions = { ...options };
-  if (!report) delete walking.onDiagnostic;
+/** Reads every URL of `source`, in order; its first reading (`side`) reports its diagnostics and unreadable children, NEW's second none. */
+async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, side: 'old' | 'new' | undefined, onUrl: OnUrl, passes: Passes): Promise<void> {
+  const { onDiagnostic, onUnreadable, ...rest } = options;
+  const walking: SourceOptions = side === undefined || onDiagnostic === undefined ? rest : { ...rest, onDiagnostic: (d) => onDiagnostic(d, side) };
+  if (onUnreadable !== undefined) walking.onUnreadable = side === undefined ? () => {} : (document, error) => onUnreadable(document, error, side);
   await readSource(source, walking, (input, document, hooks) => {
     passes.file = document.name;
     const reading: ReadSitemapOptions = {
@@ -153,7 +159,10 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, rep
       ...definedOnly({ cwd: options.cwd, maxBytes: options.maxBytes, maxEntries: options.maxEntries, backpressure: hooks.backpressure, onDiagnostic: walking.onDiagnostic }),
     };
     return readSitemap(input, reading).then(({ format }) => {
-      if (NOT_A_SITEMAP.has(format)) throw new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
+      if (!NOT_A_SITEMAP.has(format)) return format;
+      const error = new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
+      if (walking.onUnreadable === undefined) throw error;
+      walking.onUnreadable(document, error);
       return format;
     });
   });

@@ -19,7 +19,7 @@ import { isFeed, type SitemapFormat } from '../core/read/types.js';
 import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
-import { diffSitemaps } from './diff-sitemaps.js';
+import { diffSitemaps, READING_STOPPED } from './diff-sitemaps.js';
 import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
 import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
@@ -98,7 +98,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const compressor = output.files.full ? output.files.whenWritable() : undefined;
       return outside === undefined ? compressor : compressor === undefined ? outside : Promise.all([outside, compressor]).then(() => {});
     };
-    const reading = { ...options, cwd, now, backpressure };
+    const reading = { ...options, cwd, now, backpressure, out: path };
     const read: SitemapSource[] = [];
     for (const source of sources) {
       if (!('site' in source)) {
@@ -130,7 +130,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
       if (options.compare !== undefined && found > 1) throw several(found);
     }
-    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, { ...options, cwd }));
+    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, aggregator, { ...options, cwd }));
     stopIfAborted(options.signal);
     const model = aggregator.finish(new Date(now).toISOString());
     await output.files.close(rows);
@@ -144,6 +144,8 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
 
 interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
   cwd: string;
+  /** The report's path, resolved. */
+  out: string;
   now: number;
   backpressure: () => Promise<void> | undefined;
   /** Whether the source, answered from `finalUrl`, is read as another source: then it is left out. */
@@ -162,6 +164,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
   let open: SourceDocument | undefined;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
+    if (input === options.out) throw new SitemapError('ERR_SITEMAP_WRITE', `the report would replace ${document.name}, which it reports on: give another --out`);
     const start = (): void => {
       const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
       if (document.number === 0) base = index;
@@ -310,8 +313,11 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
   return [sniffed(), gzipped];
 }
 
-/** The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and examples. */
-async function compare(previous: SitemapSource, current: SitemapSource, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
+/**
+ * The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and
+ * examples. A document of `previous` not read whole is a problem of the report (the set's own are already).
+ */
+async function compare(previous: SitemapSource, current: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
   const perFile = new Map<string, { file: string; added: number; removed: number; changed: number }>();
   const count = (kind: 'added' | 'removed' | 'changed', file: string, n = 1): void => {
     let row = perFile.get(file);
@@ -344,6 +350,15 @@ async function compare(previous: SitemapSource, current: SitemapSource, options:
     cwd: options.cwd,
     ...definedOnly({ client: options.client, maxBytes: options.maxBytes, maxEntries: options.maxEntries }),
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
+    // The previous version's problems are not the set's, but one that left it unread makes the changes partial.
+    onDiagnostic: (d, side) => {
+      if (side === 'old' && READING_STOPPED.has(d.code)) aggregator.diagnostic(d, false);
+    },
+    onUnreadable: (document, error, side) => {
+      // A previous version that is no sitemap at all leaves nothing to compare with (exit 2).
+      if (side === 'old' && document.number === 0) throw error;
+      if (side === 'old') aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name }, false);
+    },
   });
   const inNewSet = (file: string): string => newFiles.get(basename(file)) ?? file;
   for (const [file, n] of removedByFile) count('removed', inNewSet(file), n);

@@ -194,6 +194,59 @@ describe('sitemapkit report', () => {
     ]);
   });
 
+  it('--compare: a child missing from either set is a problem of the report, as without --compare, and the comparison goes on', async () => {
+    const dir = tempDir();
+    for (const [name, one, two] of [['old', [url('/same'), url('/gone')], undefined], ['new', [url('/same')], [url('/kept')]], ['full', [url('/same'), url('/gone')], [url('/kept')]]] as const) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'one.xml'), urlset(one));
+      if (two !== undefined) writeFileSync(join(dir, name, 'two.xml'), urlset(two));
+      writeFileSync(join(dir, name, 'sitemap.xml'), index([`${SITE}/one.xml`, `${SITE}/two.xml`]));
+    }
+    const outcome = async (args: string[]): Promise<unknown[]> => {
+      const result = await runCli(['report', ...args, '--out', 'r.html'], { cwd: dir });
+      const { model } = readReport(join(dir, 'r.html'));
+      const unreadable = model.problems.filter((p) => p.code === 'input/unreadable');
+      return [result.code, model.summary.errors, unreadable.flatMap((p) => p.examples.map((e) => e.file)), model.compare === undefined ? undefined : [model.compare.added, model.compare.removed]];
+    };
+    // The previous version misses two.xml: its URLs are added, and the missing file is a problem.
+    assert.deepEqual(await outcome(['new', '--compare', 'old']), [1, 1, [`${SITE}/two.xml`], [1, 1]]);
+    // The new set misses it: reported once, as without --compare; its URLs are removed.
+    assert.deepEqual(await outcome(['old']), [1, 1, [`${SITE}/two.xml`], undefined]);
+    assert.deepEqual(await outcome(['old', '--compare', 'full']), [1, 1, [`${SITE}/two.xml`], [0, 1]]);
+    // Missing from both, under one name: the previous version's is no error of the set's file.
+    assert.deepEqual(await outcome(['old', '--compare', 'old']), [1, 2, [`${SITE}/two.xml`, `${SITE}/two.xml`], [0, 0]]);
+    assert.deepEqual(readReport(join(dir, 'r.html')).model.files.map((f) => f.errors), [0, 0, 1]);
+  });
+
+  it('--compare: a source whose format cannot be told is its problem, as without --compare; a previous version so is unreadable (exit 2)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'old.xml'), urlset([url('/a'), url('/b')]));
+    writeFileSync(join(dir, 'cut.xml.gz'), gzipSync(urlset([url('/a')])).subarray(0, 12));
+    const alone = await runCli(['report', 'cut.xml.gz', '--out', 'alone.html'], { cwd: dir });
+    const compared = await runCli(['report', 'cut.xml.gz', '--compare', 'old.xml', '--out', 'r.html'], { cwd: dir });
+    assert.equal(alone.code, 1, alone.stderr);
+    assert.equal(compared.code, 1, compared.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.deepEqual(model.problems, readReport(join(dir, 'alone.html')).model.problems);
+    assert.deepEqual([model.compare?.added, model.compare?.removed], [0, 2]);
+    const previous = await runCli(['report', 'old.xml', '--compare', 'cut.xml.gz', '--out', 'r.html'], { cwd: dir });
+    assert.equal(previous.code, 2);
+    assert.match(previous.stderr, /cut\.xml\.gz is not a sitemap/);
+  });
+
+  it('--compare: a previous version not read whole (a truncated gzip) is an error of the report, not URLs silently taken as added', async () => {
+    const dir = tempDir();
+    const many = urlset(Array.from({ length: 2000 }, (_, i) => url(`/p${i}`)));
+    writeFileSync(join(dir, 'new.xml'), many);
+    const gzipped = gzipSync(many);
+    writeFileSync(join(dir, 'cut.xml.gz'), gzipped.subarray(0, gzipped.length >> 1));
+    const result = await runCli(['report', 'new.xml', '--compare', 'cut.xml.gz', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 1, result.stderr);
+    const { model } = readReport(join(dir, 'r.html'));
+    assert.equal(model.summary.errors, 1);
+    assert.deepEqual(model.problems.map((p) => [p.code, p.examples.map((e) => e.file)]), [['gzip/corrupt', ['cut.xml.gz']]]);
+  });
+
   it('reads a served set: the HTTP answer of each file; a child that cannot be fetched is a problem, not a failure', async () => {
     const server = await startSiteServer({});
     try {
@@ -277,6 +330,15 @@ describe('sitemapkit report', () => {
     assert.equal(intoFolder.code, 2);
     assert.match(intoFolder.stderr, /cannot write the report to .*empty: it is a directory/);
     assert.deepEqual(readdirSync(join(dir, 'empty')), ['a.xml']);
+    // --out naming a file it reports on (by a slip) would replace a sitemap with the page.
+    writeFileSync(join(dir, 'empty', 'sitemap.xml'), index([`${SITE}/a.xml`]));
+    for (const out of ['empty/a.xml', 'empty/sitemap.xml']) {
+      const over = await runCli(['report', 'empty', '--out', out], { cwd: dir });
+      assert.equal(over.code, 2, out);
+      assert.match(over.stderr, /the report would replace .*, which it reports on/);
+    }
+    assert.match(readFileSync(join(dir, 'empty', 'a.xml'), 'utf8'), /^<urlset/);
+    assert.match(readFileSync(join(dir, 'empty', 'sitemap.xml'), 'utf8'), /<sitemapindex/);
   });
 
   it('a killed run leaves no report (nor half of one); the next run clears what it left', async () => {

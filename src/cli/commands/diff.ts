@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
 import type { FieldChange } from '../../core/url-diff.js';
-import { diffSitemaps, type DiffListener, type DiffSitemapsOptions, type DiffSummary } from '../../node/diff-sitemaps.js';
+import { diffSitemaps, READING_STOPPED, type DiffListener, type DiffSitemapsOptions, type DiffSummary } from '../../node/diff-sitemaps.js';
 import { sourceName, type SitemapSource } from '../../node/sitemap-source.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';
@@ -66,9 +66,6 @@ function summaryLine(s: DiffSummary, equal: boolean): string {
 class Interrupted extends Error {}
 
 const PASSES = ['reading NEW', 'reading OLD against NEW', 'reading NEW again'];
-
-/** Codes after which the reader stops: "equal" or "removed" would then be a guess. */
-const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
 
 export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   // Ctrl-C also ends a request in flight: a stalled body would otherwise hold it until --timeout.

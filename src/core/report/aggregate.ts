@@ -152,6 +152,8 @@ export class ReportAggregator {
   private currentEnded = false;
   /** The errors and warnings of the file being read so far (for one that stops before its end). */
   private readonly found = { errors: 0, warnings: 0 };
+  /** Problems of no file of the set. */
+  private readonly elsewhere = { errors: 0, warnings: 0 };
   private readonly rows = new PendingRows();
   private readonly pastBefore: string;
   private schemaSeen = { valid: 0, invalid: 0 };
@@ -225,8 +227,8 @@ export class ReportAggregator {
     this.rows.add(`${field(entry.loc)}\t${field(lastmod)}\t${this.files.length - 1}\t${changefreq}\t${priority}\t${images}\t${alternates}\t`, at, flags);
   }
 
-  /** Every diagnostic of the set, rule settings applied. */
-  diagnostic(d: Diagnostic): void {
+  /** Every diagnostic of the set, rule settings applied; `ofSet` false for another source's (the previous version's, with --compare). */
+  diagnostic(d: Diagnostic, ofSet = true): void {
     let problem = this.problems.get(d.code);
     if (problem === undefined) {
       const code = this.problems.size < MAX_CODES ? d.code : 'other';
@@ -238,20 +240,15 @@ export class ReportAggregator {
       }
     }
     problem.count++;
-    if (!this.currentEnded && d.file === this.current?.name) {
-      if (d.severity === 'error') this.found.errors++;
-      else if (d.severity === 'warning') this.found.warnings++;
-    }
+    // The file being read counts its own at its end (endFile); the walk's findings about a file already
+    // read (`index/nested`) count for that file; those of no file of the set in the summary only.
+    const counts = !ofSet ? this.elsewhere : !this.currentEnded && d.file === this.current?.name ? this.found : this.files.find((f) => f.name === d.file) ?? this.elsewhere;
+    if (d.severity === 'error') counts.errors++;
+    else if (d.severity === 'warning') counts.warnings++;
     if (problem.examples.length < REPORT_SAMPLES) problem.examples.push({ file: d.file ?? '', message: own(d.message), ...definedOnly({ line: d.line, column: d.column }) });
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
     if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
-    // The walk's own findings about a file already read (`index/nested`) count for that file.
-    if (this.currentEnded || d.file !== this.current?.name) {
-      const file = this.files.find((f) => f.name === d.file);
-      if (file !== undefined && d.severity === 'error') file.errors++;
-      else if (file !== undefined && d.severity === 'warning') file.warnings++;
-    }
   }
 
   /** The file being read is over. */
@@ -293,7 +290,7 @@ export class ReportAggregator {
       files,
       summary: {
         files: files.length, urls: this.urls, distinctUrls: this.seen.size, bytes: sum((f) => f.bytes), plainBytes: sum((f) => f.plainBytes),
-        errors: sum((f) => f.errors), warnings: sum((f) => f.warnings),
+        errors: sum((f) => f.errors) + this.elsewhere.errors, warnings: sum((f) => f.warnings) + this.elsewhere.warnings,
         schema: invalid > 0 ? 'invalid' : valid > 0 ? 'valid' : 'not-checked',
         largestFileUrls: largest(pages, (f) => f.entries), largestFilePlainBytes: largest(files, (f) => f.plainBytes),
       },
