@@ -386,6 +386,12 @@ describe('parseJsonLine', () => {
     throwsCode(() => parseJsonLine('{"sitemap":{"loc":"https://e.com/s1.xml"}}'), 'ERR_SITEMAP_INPUT', /^a sitemap index child .*generate lists pages/);
   });
 
+  it('refuses a date number that as epoch milliseconds is before 1973 (epoch seconds, or 20240101): it was written as a 1970 date', () => {
+    throwsCode(() => parseJsonLine('{"loc":"https://e.com/","lastmod":1704067200}'), 'ERR_SITEMAP_INPUT', /^field "lastmod" is 1704067200, as epoch milliseconds a date before 1973: write a W3C Datetime string \("2024-01-01"\) or epoch milliseconds \(seconds × 1000\)$/);
+    throwsCode(() => parseJsonLine('{"loc":"https://e.com/","videos":[{"thumbnailLoc":"https://e.com/t","title":"t","description":"d","contentLoc":"https://e.com/v","publicationDate":20240101}]}'), 'ERR_SITEMAP_INPUT', /^field "videos\[0\]\.publicationDate" is 20240101, as epoch milliseconds a date before 1973/);
+    assert.equal(parseJsonLine('{"loc":"https://e.com/","lastmod":1704067200000}').lastmod, 1704067200000);
+  });
+
   it('accepts the full model', () => {
     const entry = {
       loc: 'https://e.com/',
