@@ -150,6 +150,10 @@ describe('TSV fields', () => {
     assert.equal(unescapeTsvField('a\\x'), 'a\\x');
     assert.deepEqual(splitTsvLine('https://e.com/a\t2024-01-01\t\t0.5'), ['https://e.com/a', '2024-01-01', '', '0.5']);
   });
+
+  it('a field that is \\N alone is empty: NULL in PostgreSQL COPY and MySQL exports (it was a lastmod "\\N", a warning and exit 1)', () => {
+    assert.deepEqual(splitTsvLine('https://e.com/a\t\\N\t\\Nx'), ['https://e.com/a', '', '\\Nx']);
+  });
 });
 
 describe('CsvParser', () => {
