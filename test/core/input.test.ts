@@ -182,13 +182,15 @@ describe('CsvParser', () => {
     ]);
   });
 
-  it('ends a record at a lone CR outside quotes (old Mac exports), and keeps one inside quotes', () => {
+  it('ends a record at a lone CR outside quotes (old Mac exports), and keeps one inside quotes, where it ends a line too', () => {
     assert.deepEqual(records('loc,lastmod\rhttps://e.com/a,2024-01-01\r\r"x\ry",1\rz'), [
       [['loc', 'lastmod'], 1],
       [['https://e.com/a', '2024-01-01'], 2],
       [['x\ry', '1'], 4],
-      [['z'], 5],
+      [['z'], 6],
     ]);
+    // A CRLF inside quotes cut between two chunks is one line end.
+    assert.deepEqual(parseCsv(['"x\r', '\ny"\rz']).map((e) => e[2]), [1, 3]);
     assert.deepEqual(parseCsv(['a"b\rc\r"d"\re']), [
       ['error', 'stray quote in an unquoted field (quote the whole field and double the quote)', 1],
       ['record', ['c'], 2],

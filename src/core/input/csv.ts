@@ -134,8 +134,12 @@ export class CsvParser {
           const end = j === -1 ? n : j;
           if (end > i) {
             const part = text.slice(i, end);
+            // Lines end inside quotes as outside: LF, CRLF (cut between chunks too: the field holds its CR), a lone CR.
+            LINE_END.lastIndex = 0;
+            for (let m = LINE_END.exec(part); m !== null; m = LINE_END.exec(part)) {
+              if (part.charCodeAt(m.index) === CR || (m.index > 0 ? part.charCodeAt(m.index - 1) : this.field.charCodeAt(this.field.length - 1)) !== CR) this.line++;
+            }
             this.field += part;
-            for (let k = part.indexOf('\n'); k !== -1; k = part.indexOf('\n', k + 1)) this.line++;
           }
           if (j === -1) i = n;
           else {
