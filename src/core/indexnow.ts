@@ -96,7 +96,8 @@ function httpUrl(text: string, what: string): URL {
  * `maxUrlsPerPost`, each URL once (compared as written). `keyLocation` goes only into its own host's
  * payloads: a key file proves ownership of its host alone, and only of the URLs under its folder. Throws
  * `SitemapError` for misuse: an invalid key (check `indexNowKeyProblem` first), a URL or keyLocation
- * not absolute http(s), a URL of keyLocation's host outside its folder, a batch size outside 1 to 10,000.
+ * not absolute http(s), a keyLocation on none of the URLs' hosts, a URL of keyLocation's host outside its
+ * folder, a batch size outside 1 to 10,000.
  */
 export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloadOptions): IndexNowPayload[] {
   const { key, keyLocation } = options;
@@ -127,6 +128,12 @@ export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloa
     const list = byHost.get(host);
     if (list === undefined) byHost.set(host, [url]);
     else list.push(url);
+  }
+  if (keyUrl !== undefined && seen.size > 0 && !byHost.has(keyUrl.host)) {
+    throw new SitemapError(
+      'ERR_SITEMAP_OPTION',
+      `the key file ${keyLocation} (keyLocation) is on ${keyUrl.host}, and no URL is (e.g. ${seen.values().next().value}): it would go unused, since a key file proves ownership of its own host only; put it on the URLs' host`,
+    );
   }
   if (keyUrl !== undefined && outside > 0) {
     const total = (byHost.get(keyUrl.host) as string[]).length;

@@ -71,7 +71,10 @@ export function stopIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw abortedError(signal);
 }
 
-/** `error` as `ERR_SITEMAP_WRITE` "cannot write WHAT: reason"; a SitemapError passes as it is. */
+/** `error` as `ERR_SITEMAP_WRITE` "cannot write WHAT: reason" (its `cause`); a SitemapError passes as it is. */
 export function writeError(error: unknown, what: string): SitemapError {
-  return error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${what}: ${ioErrorReason(error)}`);
+  if (error instanceof SitemapError) return error;
+  const wrapped = new SitemapError('ERR_SITEMAP_WRITE', `cannot write ${what}: ${ioErrorReason(error)}`);
+  wrapped.cause = error;
+  return wrapped;
 }

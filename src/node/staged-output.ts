@@ -10,7 +10,7 @@
 // Two runs committing one set at once would remove each other's files: an `exclusive` output holds the
 // set's lock file from `create` to `abort`.
 
-import { mkdir, mkdtemp, open, readFile, readdir, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, readdir, realpath, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -310,33 +310,49 @@ export async function isSpecialFile(path: string): Promise<boolean> {
   return stats !== undefined && !stats.isFile() && !stats.isDirectory();
 }
 
+export interface AtomicWriteOptions {
+  /** `false`: a missing folder is an error (its ENOENT the `cause`), not made. */
+  makeFolder?: boolean;
+  /** `false`: a device, FIFO or socket at `path` is replaced like a file, not written into (a folder the caller owns). */
+  intoSpecial?: boolean;
+}
+
+/** Numbers the temporaries of one process: two writes of a path in one millisecond get two names. */
+let temporaries = 0;
+
 /**
  * Writes `data` to `path` so that a reader (or a crash) sees the old content or the new, never a mix:
- * a temporary file beside it, fsync, rename, fsync of the directory. For a single file; a set uses StagedOutput.
+ * a temporary file beside it, fsync, rename, fsync of the directory. A symlink's target is replaced (the
+ * link stays), with the permission bits it had. For a single file; a set uses StagedOutput.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  if (await isSpecialFile(path)) {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  if (options.intoSpecial !== false && (await isSpecialFile(path))) {
     await writeFile(path, data).catch((error: unknown) => {
       throw writeError(error, path);
     });
     return;
   }
-  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Date.now().toString(36)}`);
+  // A dangling link or no file: written at `path` with the umask's bits.
+  const target = await realpath(path).catch(() => path);
+  const mode = await stat(target).then((s) => s.mode & 0o7777, () => undefined);
+  const temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${Date.now().toString(36)}-${++temporaries}`);
   try {
-    await mkdir(dirname(path), { recursive: true });
-    const handle = await open(temp, 'w', mode);
+    if (options.makeFolder !== false) await mkdir(dirname(target), { recursive: true });
+    const handle = await open(temp, 'wx');
     try {
       await handle.writeFile(data);
+      // `open` applies the umask: the replaced file's bits are restored as they were.
+      if (mode !== undefined) await handle.chmod(mode);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(temp, path);
+    await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw writeError(error, path);
   }
-  await syncDirectory(dirname(path));
+  await syncDirectory(dirname(target));
 }
 
 /** Whether `path` is a file (not followed if a link). */

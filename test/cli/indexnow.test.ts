@@ -190,6 +190,11 @@ describe('sitemapkit indexnow', () => {
       assert.match(result.stderr, /3 of the 4 URLs on www\.example\.com are outside \/blog\/, the folder of the key file/);
     }
     assert.equal(fake.bodies.length, 0);
+    // On another host, the key file would apply to none of the URLs: refused too, not silently left out.
+    const elsewhere = await indexnow(dir, fake.endpoint, ['--key-location', `https://cdn.example.net/${KEY}.txt`]);
+    assert.equal(elsewhere.code, 2, elsewhere.stderr);
+    assert.match(elsewhere.stderr, /key file https:\/\/cdn\.example\.net\/\w+\.txt \(keyLocation\) is on cdn\.example\.net, and no URL is \(e\.g\. https:\/\/www\.example\.com\//);
+    assert.equal(fake.bodies.length, 0);
     const root = await indexnow(dir, fake.endpoint, ['--key-location', `${BASE}key-${KEY}.txt`]);
     assert.equal(root.code, 0, root.stderr);
     assert.equal(fake.bodies[0]?.urlList.length, 4);

@@ -165,6 +165,16 @@ describe('indexNowPayloads', () => {
     );
   });
 
+  it('refuses a keyLocation on a host none of the URLs is on, which would go unused (a key file proves its own host only); no URLs, no refusal', () => {
+    const keyLocation = 'https://cdn.example.net/key.txt';
+    throwsCode(
+      () => indexNowPayloads(['https://www.example.com/a', 'https://blog.example.com/b'], { key: KEY, keyLocation }),
+      'ERR_SITEMAP_OPTION',
+      /^the key file https:\/\/cdn\.example\.net\/key\.txt \(keyLocation\) is on cdn\.example\.net, and no URL is \(e\.g\. https:\/\/www\.example\.com\/a\): /,
+    );
+    assert.deepEqual(indexNowPayloads([], { key: KEY, keyLocation }), []);
+  });
+
   it('makes no payload for no URLs', () => {
     assert.deepEqual(indexNowPayloads([], { key: KEY }), []);
   });

@@ -150,6 +150,10 @@ describe('TSV fields', () => {
     assert.equal(unescapeTsvField('a\\x'), 'a\\x');
     assert.deepEqual(splitTsvLine('https://e.com/a\t2024-01-01\t\t0.5'), ['https://e.com/a', '2024-01-01', '', '0.5']);
   });
+
+  it('a field that is \\N alone is empty: NULL in PostgreSQL COPY and MySQL exports (it was a lastmod "\\N", a warning and exit 1)', () => {
+    assert.deepEqual(splitTsvLine('https://e.com/a\t\\N\t\\Nx'), ['https://e.com/a', '', '\\Nx']);
+  });
 });
 
 describe('CsvParser', () => {
@@ -178,13 +182,15 @@ describe('CsvParser', () => {
     ]);
   });
 
-  it('ends a record at a lone CR outside quotes (old Mac exports), and keeps one inside quotes', () => {
+  it('ends a record at a lone CR outside quotes (old Mac exports), and keeps one inside quotes, where it ends a line too', () => {
     assert.deepEqual(records('loc,lastmod\rhttps://e.com/a,2024-01-01\r\r"x\ry",1\rz'), [
       [['loc', 'lastmod'], 1],
       [['https://e.com/a', '2024-01-01'], 2],
       [['x\ry', '1'], 4],
-      [['z'], 5],
+      [['z'], 6],
     ]);
+    // A CRLF inside quotes cut between two chunks is one line end.
+    assert.deepEqual(parseCsv(['"x\r', '\ny"\rz']).map((e) => e[2]), [1, 3]);
     assert.deepEqual(parseCsv(['a"b\rc\r"d"\re']), [
       ['error', 'stray quote in an unquoted field (quote the whole field and double the quote)', 1],
       ['record', ['c'], 2],
@@ -384,6 +390,12 @@ describe('parseJsonLine', () => {
 
   it('says what a sitemap index child printed by "sitemapkit read" is, rather than "unknown field"', () => {
     throwsCode(() => parseJsonLine('{"sitemap":{"loc":"https://e.com/s1.xml"}}'), 'ERR_SITEMAP_INPUT', /^a sitemap index child .*generate lists pages/);
+  });
+
+  it('refuses a date number that as epoch milliseconds is before 1973 (epoch seconds, or 20240101): it was written as a 1970 date', () => {
+    throwsCode(() => parseJsonLine('{"loc":"https://e.com/","lastmod":1704067200}'), 'ERR_SITEMAP_INPUT', /^field "lastmod" is 1704067200, as epoch milliseconds a date before 1973: write a W3C Datetime string \("2024-01-01"\) or epoch milliseconds \(seconds × 1000\)$/);
+    throwsCode(() => parseJsonLine('{"loc":"https://e.com/","videos":[{"thumbnailLoc":"https://e.com/t","title":"t","description":"d","contentLoc":"https://e.com/v","publicationDate":20240101}]}'), 'ERR_SITEMAP_INPUT', /^field "videos\[0\]\.publicationDate" is 20240101, as epoch milliseconds a date before 1973/);
+    assert.equal(parseJsonLine('{"loc":"https://e.com/","lastmod":1704067200000}').lastmod, 1704067200000);
   });
 
   it('accepts the full model', () => {

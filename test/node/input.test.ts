@@ -267,6 +267,14 @@ describe('readInput', () => {
     await rejectsWith(collect('q2.tsv', 'loc\t"Last, Modified"\n', 'tsv', undefined, { lastmod: 'Last, Modified' }), 'ERR_SITEMAP_INPUT_FORMAT', /TSV header field "\\"Last, Modified\\"" is in double quotes/, 'input/csv-header');
   });
 
+  it('tsv: a data row whose loc is in double quotes is refused as the quoted header is (save as CSV, or without quotes), not sent to --input-format csv', async () => {
+    const { records } = await collect('qrow.tsv', 'loc\tlastmod\n"https://e.com/a"\t2024-01-01\nhttps://e.com/b\t2024-01-01\n', 'tsv');
+    assert.deepEqual(records.map((r) => [r.line, r.code, r.entry?.loc ?? r.error]), [
+      [2, 'input/csv', 'TSV field "\\"https://e.com/a\\"" is in double quotes, which TSV has not (a tab, newline or backslash in a value is written \\t, \\n, \\\\): save the file as CSV, or without quotes'],
+      [3, undefined, 'https://e.com/b'],
+    ]);
+  });
+
   describe('auto (standard input): the first line that is not blank decides, however the input is cut', () => {
     const inputs: [string, string, InputRecord['entry'][]][] = [
       ['jsonl', '\n  \n{"loc":"/a","images":[{"loc":"/i.jpg"}]}\n{"loc":"/b"}\n', [{ loc: '/a', images: [{ loc: '/i.jpg' }] }, { loc: '/b' }]],

@@ -3,12 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
-import { StagedOutput } from '../../src/node/staged-output.js';
+import { StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
 
@@ -139,4 +139,21 @@ test('a build stopped by its signal in the write phase commits nothing and leave
     (error: unknown) => (error as { code?: string }).code === 'ERR_SITEMAP_ABORTED',
   );
   assert.deepEqual(readdirSync(site).sort(), before);
+});
+
+test('writeFileAtomic: a symlink stays a link, its target replaced with the bits it had; writes of one path at once each land whole', async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'shared'));
+  writeFileSync(join(dir, 'shared', 'state.json'), '{}');
+  chmodSync(join(dir, 'shared', 'state.json'), 0o664);
+  symlinkSync(join('shared', 'state.json'), join(dir, 'state.json'));
+  await writeFileAtomic(join(dir, 'state.json'), '{"a":1}');
+  assert.ok(lstatSync(join(dir, 'state.json')).isSymbolicLink());
+  assert.equal(readFileSync(join(dir, 'shared', 'state.json'), 'utf8'), '{"a":1}');
+  assert.equal(statSync(join(dir, 'shared', 'state.json')).mode & 0o777, 0o664);
+  // One temporary name per write: two in one millisecond do not share (and rename away) one file.
+  const texts = Array.from({ length: 20 }, (_, i) => String(i).padStart(2, '0').repeat(50_000));
+  await Promise.all(texts.map((text) => writeFileAtomic(join(dir, 'one.txt'), text)));
+  assert.ok(texts.includes(readFileSync(join(dir, 'one.txt'), 'utf8')));
+  assert.deepEqual(readdirSync(dir).sort(), ['one.txt', 'shared', 'state.json']);
 });

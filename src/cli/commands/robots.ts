@@ -1,9 +1,8 @@
 // `sitemapkit robots`: announce sitemaps in a robots.txt. The edit itself is core/robots/edit.ts.
 
-import { randomBytes } from 'node:crypto';
-import { open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { isSpecialFile } from '../../node/staged-output.js';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../node/staged-output.js';
+import { dirname, resolve } from 'node:path';
 import { SitemapError, quoteValue } from '../../core/errors.js';
 import { setSitemapLines, sitemapLineUrl, type SitemapLinesEdit, type TouchedLine } from '../../core/robots/edit.js';
 import { MAX_ROBOTS_BYTES } from '../../core/robots/robots-txt.js';
@@ -55,9 +54,10 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   const write = changed && !args.flag('check') && !dryRun;
   if (write) {
     try {
-      await writeAtomically(path, edit.text);
+      await writeFileAtomic(path, edit.text, { makeFolder: false });
     } catch (error) {
-      const reason = created && (error as { code?: string }).code === 'ENOENT' ? `the directory ${dirname(name)} does not exist` : ioErrorReason(error);
+      const cause = (error as Error).cause ?? error;
+      const reason = created && (cause as { code?: string }).code === 'ENOENT' ? `the directory ${dirname(name)} does not exist` : ioErrorReason(cause);
       return fatal(io, 'robots', `cannot ${created ? 'create' : 'write'} ${name}: ${reason}`);
     }
   }
@@ -127,36 +127,4 @@ function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, don
   if (parts.length === 0) parts.push('up to date');
   if (edit.present.length > 0) parts.push(`${edit.present.length} already present`);
   return `${name}: ${parts.join('; ')}`;
-}
-
-/**
- * Replaces `path` with `text` through a temporary file renamed over it: a reader sees the old file or
- * the new one. The permission bits are kept; a symlink's target is replaced.
- */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  if (await isSpecialFile(path)) return writeFile(path, text, 'utf8');
-  let target = path;
-  let mode: number | undefined;
-  try {
-    target = await realpath(path);
-    mode = (await stat(target)).mode & 0o7777;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx', mode ?? 0o666);
-  try {
-    try {
-      await file.writeFile(text, 'utf8');
-      // `open` applies the umask; the old file's bits are restored as they were.
-      if (mode !== undefined) await file.chmod(mode);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }

@@ -134,8 +134,12 @@ export class CsvParser {
           const end = j === -1 ? n : j;
           if (end > i) {
             const part = text.slice(i, end);
+            // Lines end inside quotes as outside: LF, CRLF (cut between chunks too: the field holds its CR), a lone CR.
+            LINE_END.lastIndex = 0;
+            for (let m = LINE_END.exec(part); m !== null; m = LINE_END.exec(part)) {
+              if (part.charCodeAt(m.index) === CR || (m.index > 0 ? part.charCodeAt(m.index - 1) : this.field.charCodeAt(this.field.length - 1)) !== CR) this.line++;
+            }
             this.field += part;
-            for (let k = part.indexOf('\n'); k !== -1; k = part.indexOf('\n', k + 1)) this.line++;
           }
           if (j === -1) i = n;
           else {
@@ -347,17 +351,19 @@ export function parseColumnMapping(text: string): ColumnMapping {
   return mapping;
 }
 
+/** Why a TSV field in double quotes is refused, header or row alike: TSV has escapes, not quoting (text/tab-separated-values, docs/usage.md). */
+function tsvQuoted(field: string): string {
+  return `field ${JSON.stringify(field.trim())} is in double quotes, which TSV has not (a tab, newline or backslash in a value is written \\t, \\n, \\\\): save the file as CSV, or without quotes`;
+}
+
 /**
  * Maps a header record to column indexes, by `mapping` (any case) where it names a column, otherwise by
  * {@link knownColumnOf}. Throws `ERR_SITEMAP_INPUT_FORMAT` (`input/csv-header`) when there is no `loc`
  * column, a known column is found twice, or a mapped name is not in the header.
  */
 export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV', mapping: ColumnMapping = {}): CsvColumns {
-  // TSV has escapes, not quoting (text/tab-separated-values, docs/usage.md): quotes would stay in every value.
   const quoted = kind === 'TSV' ? fields.find((f) => f.trimStart().startsWith('"')) : undefined;
-  if (quoted !== undefined) {
-    throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `TSV header field ${JSON.stringify(quoted.trim())} is in double quotes, which TSV has not (a tab, newline or backslash in a value is written \\t, \\n, \\\\): save the file as CSV, or without quotes`, 'input/csv-header');
-  }
+  if (quoted !== undefined) throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `TSV header ${tsvQuoted(quoted)}`, 'input/csv-header');
   const found: Partial<Record<KnownColumn, number>> = {};
   const unknown: string[] = [];
   const mappedBy = new Map<string, KnownColumn>();
@@ -416,7 +422,7 @@ export function httpDateToW3c(value: string): string | undefined {
 /**
  * A record as an entry: cells trimmed, an empty one absent, values as written for the writer to
  * validate, but a lastmod written as an HTTP date converted. Throws `ERR_SITEMAP_INPUT` (`input/csv`)
- * when the record has another number of fields than the header, or no `loc`.
+ * when the record has another number of fields than the header, or no `loc`, or (TSV) one in quotes.
  */
 
 export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
@@ -428,6 +434,7 @@ export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns,
   }
   const loc = (fields[columns.loc] ?? '').trim();
   if (loc === '') throw new SitemapError('ERR_SITEMAP_INPUT', 'record has an empty "loc"');
+  if (kind === 'TSV' && loc.charCodeAt(0) === QUOTE) throw new SitemapError('ERR_SITEMAP_INPUT', `TSV ${tsvQuoted(loc)}`);
   const entry: UrlEntry = { loc };
   if (columns.lastmod !== undefined) {
     const v = (fields[columns.lastmod] ?? '').trim();

@@ -9,7 +9,7 @@ import { URL_ELEMENT, URL_EXTENSIONS, type ElementDecl, type ModelValue, type Pa
 type Shape =
   | { kind: 'string' }
   | { kind: 'number' }
-  | { kind: 'stringOrNumber' }
+  | { kind: 'stringOrNumber'; date?: true }
   | { kind: 'array'; of: Shape }
   | { kind: 'object'; fields: ReadonlyMap<string, Field> };
 
@@ -19,10 +19,12 @@ interface Field {
 }
 
 const str: Shape = { kind: 'string' };
+/** 1973-03-03: a date number below it is taken for epoch seconds or YYYYMMDD, not milliseconds. */
+const EARLIEST_EPOCH_MS = 1e11;
 const arrayOf = (of: Shape): Shape => ({ kind: 'array', of });
 /** A DateInput, a priority or a price: JSON has no Date, so a string or epoch milliseconds. */
 const VALUE_SHAPES: Readonly<Record<ModelValue, Shape>> = {
-  string: str, integer: { kind: 'number' }, decimal: { kind: 'number' }, numeric: { kind: 'stringOrNumber' }, date: { kind: 'stringOrNumber' },
+  string: str, integer: { kind: 'number' }, decimal: { kind: 'number' }, numeric: { kind: 'stringOrNumber' }, date: { kind: 'stringOrNumber', date: true },
   commaList: arrayOf(str), spaceList: arrayOf(str),
 };
 
@@ -110,6 +112,10 @@ function check(value: unknown, shape: Shape, path: string, onUnknown: UnknownFie
       break;
     case 'stringOrNumber':
       ok = typeof value === 'string' || typeof value === 'number';
+      // JSON often carries epoch seconds (or 20240101): as milliseconds, a 1970 date nobody meant.
+      if (shape.date === true && typeof value === 'number' && value < EARLIEST_EPOCH_MS) {
+        fail(`field "${path}" is ${value}, as epoch milliseconds a date before 1973: write a W3C Datetime string ("2024-01-01") or epoch milliseconds (seconds × 1000)`);
+      }
       break;
     case 'array':
       ok = Array.isArray(value);

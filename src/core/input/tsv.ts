@@ -1,12 +1,13 @@
 // TSV input, as `sitemapkit read --format tsv` prints it: a header as for CSV, then one record per
-// line; text/tab-separated-values allows no tab in a field, so `\t`, `\n`, `\r`, `\\` (as PostgreSQL's COPY).
+// line; text/tab-separated-values allows no tab in a field, so `\t`, `\n`, `\r`, `\\`, and `\N` for NULL (as PostgreSQL's COPY).
 
 
 const ESCAPES: Readonly<Record<string, string>> = { t: '\t', n: '\n', r: '\r', '\\': '\\' };
 
-/** A field with its escapes read: `\t`, `\n`, `\r`, `\\`; any other backslash is kept as written. */
+/** A field with its escapes read: `\t`, `\n`, `\r`, `\\`; any other backslash is kept as written; `\N` alone (NULL) is empty. */
 export function unescapeTsvField(field: string): string {
   if (field.indexOf('\\') === -1) return field;
+  if (field === '\\N') return '';
   return field.replace(/\\([tnr\\])/g, (_, c: string) => ESCAPES[c] as string);
 }
 

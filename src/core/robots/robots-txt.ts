@@ -213,6 +213,8 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
       problems.push({ line: lineNo, directive: 'sitemap', code, message, value });
     };
     if (value === '') return report('robots/sitemap-empty', 'empty Sitemap value; ignored');
+    // Past the blanks trimmed (§2.2), white space at an end (a pasted no-break space) is part of the URL crawlers request.
+    if (/^\s|\s$/.test(value)) return report('robots/sitemap-invalid', 'Sitemap value starts or ends with a white space that is not a space or tab (a no-break space?), which crawlers request as part of the URL; ignored');
     // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`) would resolve to a path
     // under the robots.txt host that is certainly not the sitemap meant.
     if (TEMPLATE_RE.test(value)) return report('robots/sitemap-placeholder', 'Sitemap value contains an unrendered template placeholder; ignored');

@@ -1,11 +1,12 @@
 // A live source's cache in a directory, so a restart does not make every child again. Each file is its
 // bodies (KEY.identity, KEY.gzip) and KEY.json, written last: the commit point. Oldest made go first.
 
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkCount } from '../../core/errors.js';
 import { SAFE_NAME, type Representation } from '../../core/serve/handler.js';
 import type { CacheStore, CachedFile } from '../../core/serve/live-source.js';
+import { writeFileAtomic } from '../staged-output.js';
 
 interface Meta {
   madeAt: number;
@@ -17,6 +18,8 @@ interface Meta {
 }
 
 const FORMS = ['identity', 'gzip'] as const;
+/** The store's files are its own: whatever stands at a name is replaced. */
+const OWN_FILE = { intoSpecial: false } as const;
 
 export function directoryStore(dir: string, options: { maxBytes?: number } = {}): CacheStore {
   checkCount('maxBytes', options.maxBytes, 0);
@@ -65,10 +68,10 @@ export function directoryStore(dir: string, options: { maxBytes?: number } = {})
       for (const form of FORMS) {
         const representation = file[form];
         if (representation === undefined) continue;
-        await writeAtomically(join(dir, `${key}.${form}`), representation.body);
+        await writeFileAtomic(join(dir, `${key}.${form}`), representation.body, OWN_FILE);
         meta[form] = { etag: representation.etag, bytes: representation.body.byteLength };
       }
-      await writeAtomically(join(dir, `${key}.json`), JSON.stringify(meta));
+      await writeFileAtomic(join(dir, `${key}.json`), JSON.stringify(meta), OWN_FILE);
       map.set(key, { bytes: sizeOf(meta), madeAt: meta.madeAt });
       await evict(dir, map, maxBytes);
     },
@@ -90,12 +93,6 @@ function metaOf(text: string | undefined): Meta | undefined {
 
 function sizeOf(meta: Meta): number {
   return (meta.identity?.bytes ?? 0) + (meta.gzip?.bytes ?? 0);
-}
-
-async function writeAtomically(path: string, data: Uint8Array | string): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, data);
-  await rename(temp, path);
 }
 
 /** Removes the oldest made files while the store holds more than `maxBytes`. */

@@ -109,6 +109,12 @@ describe('setSitemapLines: lines already there', () => {
     assert.equal(edit('Sitemap /sitemap.xml\n', [S], { robotsUrl: 'https://example.com/robots.txt' }).text, `Sitemap: ${S}\n`);
   });
 
+  it('a line for the URL with a no-break space after it is not taken for it (crawlers request the space too): the line is added, the other reported', () => {
+    const result = edit(`Sitemap: ${S}\u00a0\n`, [S]);
+    assert.equal(result.text, `Sitemap: ${S}\u00a0\n\nSitemap: ${S}\n`);
+    assert.deepEqual(result.problems.map((p) => [p.oldLine, p.newLine, p.code]), [[1, 1, 'robots/sitemap-invalid']]);
+  });
+
   it('does not take `Sitemap https://…` without a colon for a Sitemap line: the parser splits at "https:" too', () => {
     assert.equal(edit(`Sitemap ${S}\n`, [S]).text, `Sitemap ${S}\n\nSitemap: ${S}\n`);
   });

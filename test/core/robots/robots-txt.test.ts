@@ -501,4 +501,10 @@ describe('parseRobotsTxt: problem codes (issue 23)', () => {
     const rules = readFileSync(new URL('../../../docs/rules.md', import.meta.url), 'utf8');
     for (const [, code] of codes) assert.ok(rules.includes(`| \`${code as string}\` |`), code as string);
   });
+  it('a Sitemap value with other white space at an end (a pasted no-break space) is refused: crawlers request it as part of the URL', () => {
+    const parsed = parse('Sitemap: https://example.com/s.xml\u00a0\nSitemap: \u3000https://example.com/t.xml\nSitemap: https://example.com/a b.xml\n');
+    assert.deepEqual(parsed.problems.map((p) => [p.line, p.code]), [[1, 'robots/sitemap-invalid'], [2, 'robots/sitemap-invalid']]);
+    assert.match(parsed.problems[0]?.message ?? '', /no-break space/);
+    assert.deepEqual(parsed.sitemaps.map((s) => s.url), ['https://example.com/a%20b.xml']);
+  });
 });
