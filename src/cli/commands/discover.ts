@@ -174,9 +174,12 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   const out = new Output(file ?? io.stdout);
-  const counts = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
+  // Figures of the summary's (the documents, URLs and bytes of the tree's totals) as they grow; queued:
+  // sitemaps queued for fetching whose outcome has not come yet, whatever it is (skipped, failed…).
+  const counts = { documents: 0, urls: 0, bytes: 0 };
+  const queued = new Set<SitemapNode>();
   const progress = Progress.onTerminal(io, !quiet, (ms) =>
-    `${plural(counts.fetched, 'document')} fetched, ${formatCount(counts.queued)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
+    `${plural(counts.documents, 'document')}, ${formatCount(queued.size)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
   // The next batch of events waits for standard error to drain (backpressure).
   const problemsOut = new Output(io.stderr);
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
@@ -203,18 +206,17 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   const other = (event: DiscoverEvent): void => {
     switch (event.type) {
       case 'queued':
-        counts.queued++;
+        queued.add(event.sitemap);
         break;
       case 'sitemap':
-        if (event.sitemap.outcome !== 'skipped') {
-          counts.fetched++;
-          counts.queued = Math.max(0, counts.queued - 1);
-        }
+        queued.delete(event.sitemap);
+        if (event.sitemap.outcome !== 'absent') counts.documents++;
         counts.bytes += event.sitemap.bytes;
         // Its children are in their own lines (an undefined value is left out, in place).
         if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(JSON.stringify({ type: 'sitemap', ...event.sitemap, children: undefined }));
         break;
       case 'robots':
+        counts.bytes += event.robots.bytes;
         if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
         if (format === 'tree') robotsRead.push(event.robots);
         for (const d of event.robots.diagnostics) report(d);
