@@ -384,6 +384,28 @@ describe('a status HTTP does not define', () => {
   });
 });
 
+describe('a response that is no valid HTTP', () => {
+  it('is not retried: headers over the parser limit, or no HTTP at all, fail the same way every time', async () => {
+    const answers: Record<string, string> = {
+      '/big.xml': `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\nContent-Length: 0\r\n\r\n`,
+      '/banner.xml': 'SSH-2.0-OpenSSH_9.6\r\n\r\n',
+    };
+    const raw = await startRawServer((socket, path) => socket.end(answers[path]));
+    const client = new HttpClient({ allowPrivate: true, retries: 3, retryBaseDelayMs: 1 });
+    try {
+      for (const [path, code] of [['/big.xml', 'HPE_HEADER_OVERFLOW'], ['/banner.xml', 'HPE_INVALID_CONSTANT']]) {
+        const r = await client.get(raw.url(path as string));
+        assert.ok(!r.ok);
+        assert.deepEqual([r.code, r.cause, r.attempts], ['fetch/connection', code, 1]);
+      }
+      assert.equal(raw.requests.length, 2);
+    } finally {
+      await client.close();
+      await raw.close();
+    }
+  });
+});
+
 describe('a run stopped by its signal with a reason of its own', () => {
   it('is fetch/aborted, not retried, before the answer and during the body, whatever the reason', async () => {
     const raw = await startRawServer((socket, path) => {
