@@ -406,6 +406,25 @@ describe('a response that is no valid HTTP', () => {
   });
 });
 
+describe('a timeout after a redirect', () => {
+  it('names the URL that did not answer in time, not only the one asked for', async () => {
+    const s = await startSiteServer({ '/moved.xml': { status: 302, headers: { location: '/slow.xml' } }, '/slow.xml': () => {} });
+    const client = new HttpClient({ allowPrivate: true, timeoutMs: 200, retries: 0 });
+    try {
+      const r = await client.get(s.url('/moved.xml'));
+      assert.ok(!r.ok);
+      assert.equal(r.code, 'fetch/timeout');
+      assert.match(r.message, new RegExp(`^no complete response from ${s.url('/slow.xml')} \\(redirected\\) within 0.2 s`));
+      const direct = await client.get(s.url('/slow.xml'));
+      assert.ok(!direct.ok);
+      assert.match(direct.message, /^no complete response within 0.2 s/);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
 describe('a run stopped by its signal with a reason of its own', () => {
   it('is fetch/aborted, not retried, before the answer and during the body, whatever the reason', async () => {
     const raw = await startRawServer((socket, path) => {

@@ -267,14 +267,15 @@ export class HttpClient {
     const signal = runSignal === undefined ? controller.signal : AbortSignal.any([controller.signal, runSignal]);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBody = request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    let current = url;
+    // The URL asked for is the caller's to name; a redirect's target that did not answer is said here.
     const deadline = new IdleDeadline(timeoutMs, () =>
-      controller.abort(new FetchFailure('fetch/timeout', `no complete response within ${timeoutMs / 1000} s (the deadline covers the whole body)`)),
+      controller.abort(new FetchFailure('fetch/timeout', `no complete response${current !== url ? ` from ${current} (redirected)` : ''} within ${timeoutMs / 1000} s (the deadline covers the whole body)`)),
     );
     const failed = (code: string, message: string, at: string, retry = false, cause?: string): Attempt => {
       deadline.clear();
       return { outcome: { ok: false, code, message, url: at, redirects, attempts, ...(cause !== undefined ? { cause } : {}) }, retry };
     };
-    let current = url;
     for (;;) {
       if (!URL.canParse(current)) return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
       const target = new URL(current);
