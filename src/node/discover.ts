@@ -407,7 +407,7 @@ class Discovery {
     entry.robots = robots.node;
     for (const url of robots.node.sitemaps) this.enqueue(url, 'robots', undefined, entry.sitemaps);
     if (robots.node.sitemaps.length > 0 && this.options.probe !== true) return;
-    for (const url of wellKnown) if (!this.visited.has(visitKey(url) as string)) this.enqueue(url, 'probe', undefined, entry.sitemaps);
+    for (const url of wellKnown) this.enqueue(url, 'probe', undefined, entry.sitemaps);
   }
 
   /** A site's robots.txt, and its well-known sitemap URLs worth probing: none when its host is known unreachable or refused. */
