@@ -844,6 +844,19 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
     assert.deepEqual(tree.inputs[0]?.sitemaps, []);
   });
 
+  it('a site whose robots.txt does not answer in time (a host that drops packets, a hung server): one error, no well-known path waited for', async () => {
+    const s = await startSiteServer({ '/robots.txt': () => {}, '/sitemap.xml': () => {} });
+    try {
+      const { tree } = await discover(s.url('/'), { timeoutMs: 300, retries: 0 });
+      assert.deepEqual(s.requests.map((r) => r.path), ['/robots.txt']);
+      assert.equal(tree.inputs[0]?.robots?.failure, 'fetch/timeout');
+      assert.equal(tree.totals.errors, 1);
+      assert.deepEqual(tree.inputs[0]?.sitemaps, []);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a site whose robots.txt redirects to a host that refuses connections is still probed: the other host is the unreachable one', async () => {
     const port = await closedPort();
     const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('p', 1)) } });
