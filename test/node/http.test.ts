@@ -390,7 +390,7 @@ describe('a response that is no valid HTTP', () => {
       '/big.xml': `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\nContent-Length: 0\r\n\r\n`,
       '/banner.xml': 'SSH-2.0-OpenSSH_9.6\r\n\r\n',
     };
-    const raw = await startRawServer((socket, path) => socket.end(answers[path]));
+    const raw = await startRawServer((socket, path) => socket.end(answers[path] ?? ''));
     const client = new HttpClient({ allowPrivate: true, retries: 3, retryBaseDelayMs: 1 });
     try {
       for (const [path, code] of [['/big.xml', 'HPE_HEADER_OVERFLOW'], ['/banner.xml', 'HPE_INVALID_CONSTANT']]) {
