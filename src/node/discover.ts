@@ -9,6 +9,7 @@ import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError, checkCount } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
+import { urlLine } from '../core/model-json.js';
 import type { SitemapFormat } from '../core/read/types.js';
 import { productToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
@@ -171,6 +172,8 @@ const NOT_ERRORS: Readonly<Record<string, Severity>> = {
   'discover/host-unreachable': 'info',
   'index/nested': 'warning',
 };
+
+const UTF8 = new TextEncoder();
 
 /** Reader codes saying the input stopped mid-document: on a close-delimited body, a cut (see `read`). */
 const UNFINISHED_CODES = new Set(['xml/unclosed-element', 'xml/truncated']);
@@ -720,6 +723,8 @@ class Discovery {
         else this.note(node, d);
       },
       url: (entry) => {
+        // With urlsAsText, a document read here (a small one) hands its URLs out as the thread does: as lines.
+        if (this.readers !== undefined) return sink.urls(UTF8.encode(`${urlLine(entry.loc)}\n`), 1);
         node.urls++;
         this.emit({ type: 'url', entry, sitemap: file });
       },

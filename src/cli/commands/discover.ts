@@ -5,7 +5,6 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
-import { urlLine } from '../../core/model-json.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
@@ -198,9 +197,9 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
   const robotsRead: RobotsNode[] = [];
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
+  // With `urls`, the URLs come as lines (urlsAsText), never as url events.
   const writeUrl: ((event: UrlEvent) => void) | undefined =
-    format === 'urls' ? (event) => out.writeLine(urlLine(event.entry.loc))
-    : format === 'jsonl' ? (event) => out.writeLine(JSON.stringify({ type: 'url', sitemap: event.sitemap, ...event.entry }))
+    format === 'jsonl' ? (event) => out.writeLine(JSON.stringify({ type: 'url', sitemap: event.sitemap, ...event.entry }))
     : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
     : undefined;
   const other = (event: DiscoverEvent): void => {
