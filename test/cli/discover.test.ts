@@ -737,7 +737,7 @@ describe('sitemapkit discover: outcomes tell the truth (issue 22)', () => {
   it('the progress line ends on the real outcome: its documents, URLs and bytes are the summary\'s, nothing left queued', async () => {
     const site = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 2)) }, '/private/p.xml': { body: urlset(pages('p', 1)) }, '/moved.xml': { status: 301, headers: { location: '/ok.xml' } } });
     // Read last, well after the rest: the line is redrawn for its batch (at most every 100 ms).
-    site.route('/slow.xml', (_req, res) => void setTimeout(() => res.writeHead(404).end(), 400));
+    site.route('/slow.xml', (_req, res) => void setTimeout(() => res.writeHead(404).end(), 800));
     // Listed twice, disallowed, failing, redirected to one read already, itself, and one failing late.
     const children = ['/ok.xml', '/ok.xml', '/private/p.xml', '/missing.xml', '/moved.xml', '/index.xml', '/slow.xml'];
     site.route('/index.xml', { body: sitemapIndex(children.map((path) => site.url(path))) });
