@@ -456,7 +456,7 @@ class Discovery {
       await outcome.body.cancel();
       // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
       node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
-      if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}`);
+      if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}${this.client.retriesSaid(outcome)}`);
     } else {
       node.status = outcome.status;
       try {

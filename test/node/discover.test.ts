@@ -693,6 +693,20 @@ describe('discover: totals add up (issue 22)', () => {
     }
   });
 
+  it('a robots.txt answering 503 says its retries, and a Retry-After too long to wait for, as a sitemap does', async () => {
+    const s = await startSiteServer({ '/robots.txt': { status: 503, headers: { 'retry-after': '3600' } }, '/s.xml': { status: 503, headers: { 'retry-after': '3600' } } });
+    const other = await startSiteServer({ '/robots.txt': { status: 503 } });
+    try {
+      const { tree } = await discover([s.url('/'), s.url('/s.xml'), other.url('/')], { retries: 2 });
+      const notRetried = '; not retried: its Retry-After asks for 3600 s, more than the 60 s waited at most';
+      assert.equal(tree.inputs[0]?.robots?.diagnostics[0]?.message, `robots.txt answered 503${notRetried}`);
+      assert.equal(node(tree, '/s.xml').diagnostics[0]?.message, `HTTP 503 Service Unavailable${notRetried}`);
+      assert.equal(tree.inputs[2]?.robots?.diagnostics[0]?.message, 'robots.txt answered 503 after 3 attempts');
+    } finally {
+      await Promise.all([s.close(), other.close()]);
+    }
+  });
+
   it('a robots.txt answering 429 failed, as a 5xx (busy, not absent): with respectRobots nothing is fetched', async () => {
     const s = await startSiteServer({ '/robots.txt': { status: 429, body: 'slow down' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
     try {
