@@ -19,8 +19,8 @@ import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type
 import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
 import { DocumentReaders, type TextSink } from './discover-readers.js';
 
-export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
-export const DEFAULT_MAX_SITEMAPS = 50_000;
+const DEFAULT_MAX_SITEMAP_DEPTH = 5;
+const DEFAULT_MAX_SITEMAPS = 50_000;
 /** Bodies whose Content-Length is below this are read on the main thread all the same (see read()). */
 const MAIN_THREAD_BYTES = 64 * 1024;
 /** Events buffered for a slow consumer before bodies are held back. */
