@@ -539,7 +539,8 @@ class Discovery {
     if (this.isAncestor(seen, parent)) {
       this.fail(node, diagnostic('discover/loop', `not fetched again: ${seen.url} lists itself through ${parent?.url ?? 'its own chain'}`, node.url, 'an index must not list itself or an index above it'), 'skipped');
     } else {
-      this.fail(node, diagnostic('discover/duplicate', `not fetched again: already listed (${seen.via === 'index' ? 'by another index' : `via ${seen.via}`})`, node.url), 'skipped');
+      const by = seen.via !== 'index' ? `via ${seen.via}` : this.parentOf.get(seen) === parent ? 'by this index' : 'by another index';
+      this.fail(node, diagnostic('discover/duplicate', `not fetched again: already listed (${by})`, node.url), 'skipped');
     }
   }
 

@@ -1011,6 +1011,22 @@ describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
     }
   });
 
+  it('a child listed twice by one index (once with a fragment) is said to be listed by this index, not by another', async () => {
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('a', 1)) } });
+    s.route('/index.xml', { body: sitemapIndex([s.url('/a.xml'), s.url('/a.xml#top')]) });
+    s.route('/other.xml', { body: sitemapIndex([s.url('/a.xml')]) });
+    try {
+      const { tree } = await discover([s.url('/index.xml'), s.url('/other.xml')], { perHostConcurrency: 1 });
+      const said = nodes(tree).filter((n) => n.outcome === 'skipped').map((n) => [n.url, n.diagnostics[0]?.message]);
+      assert.deepEqual(said, [
+        [s.url('/a.xml#top'), 'not fetched again: already listed (by this index)'],
+        [s.url('/a.xml'), 'not fetched again: already listed (by another index)'],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('past maxTrackedUrls distinct URLs, says so (duplicates/not-checked) as validate does, and lets repeats through', async () => {
     const s = await startSiteServer({ '/s.xml': { body: urlset(['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c', 'https://www.example.com/a']) } });
     try {
