@@ -173,12 +173,12 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   const out = new Output(file ?? io.stdout);
-  // Figures of the summary's (the documents, URLs and bytes of the tree's totals) as they grow; queued:
-  // sitemaps queued for fetching whose outcome has not come yet, whatever it is (skipped, failed…).
-  const counts = { documents: 0, urls: 0, bytes: 0 };
+  // The summary's figures as they grow (fetched: its ok + failed documents); queued: the sitemaps
+  // queued for fetching whose outcome has not come yet, whatever it will be (skipped, failed…).
+  const counts = { fetched: 0, urls: 0, bytes: 0 };
   const queued = new Set<SitemapNode>();
   const progress = Progress.onTerminal(io, !quiet, (ms) =>
-    `${plural(counts.documents, 'document')}, ${formatCount(queued.size)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
+    `${plural(counts.fetched, 'document')} fetched, ${formatCount(queued.size)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
   // The next batch of events waits for standard error to drain (backpressure).
   const problemsOut = new Output(io.stderr);
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
@@ -209,7 +209,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
         break;
       case 'sitemap':
         queued.delete(event.sitemap);
-        if (event.sitemap.outcome !== 'absent') counts.documents++;
+        if (event.sitemap.outcome === 'ok' || event.sitemap.outcome === 'failed') counts.fetched++;
         counts.bytes += event.sitemap.bytes;
         // Its children are in their own lines (an undefined value is left out, in place).
         if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(JSON.stringify({ type: 'sitemap', ...event.sitemap, children: undefined }));
