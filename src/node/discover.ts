@@ -419,8 +419,7 @@ class Discovery {
     const robots = await this.robots(robotsUrl);
     // A host that cannot be reached has no well-known paths to probe: robots.txt (or the host it redirects to) said so once.
     if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robots.failure.url, robots.failure);
-    // Refused by the address policy at the origin itself, or no answer in time: its well-known paths
-    // would be refused alike, or each wait as long (a host that drops packets: 11 timeouts, not one).
+    // Refused by the address policy at the origin itself, or no answer in time: each well-known path would be too.
     const refused = (robots.failure?.code === 'fetch/address-refused' || robots.failure?.code === 'fetch/timeout') && new URL(robots.failure.url).origin === input.origin;
     const wellKnown = this.unreachable.has(input.origin) || refused ? [] : WELL_KNOWN_SITEMAP_PATHS.map((path) => new URL(path, `${input.origin}/`).href);
     return { robots, wellKnown };

@@ -173,8 +173,7 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   const out = new Output(file ?? io.stdout);
-  // The summary's figures as they grow (fetched: its ok + failed documents); queued: the sitemaps
-  // queued for fetching whose outcome has not come yet, whatever it will be (skipped, failed…).
+  // The summary's figures as they grow (fetched: ok + failed); queued: sitemaps whose outcome has not come yet.
   const counts = { fetched: 0, urls: 0, bytes: 0 };
   const queued = new Set<SitemapNode>();
   const progress = Progress.onTerminal(io, !quiet, (ms) =>

@@ -1,10 +1,10 @@
 // The HTTP client of `discover`, `validate URL` and `read URL`: a fetch (node-fetch.ts, or an injected
 // one) with the address policy checked at every redirect hop (followed here, so that the caller's
 // visited set is asked too), per-host and overall concurrency, retries with backoff (connection errors
-// but a failed TLS handshake or an answer that is no HTTP, 408, 429, 5xx; never once the body has started), and a byte cap while the
-// body streams (after Content-Encoding is undone: a gzip bomb stops there). The deadline covers the
-// whole body in event-loop idle time (deadline.ts), so a server dripping a byte a second is cut off.
-// A host found unreachable is not asked again during the client's life.
+// but a failed TLS handshake or an answer that is no HTTP, 408, 429, 5xx; never once the body has
+// started), and a byte cap while the body streams (after Content-Encoding is undone: a gzip bomb stops
+// there). The deadline covers the whole body in event-loop idle time (deadline.ts), so a server
+// dripping a byte a second is cut off. A host found unreachable is not asked again during the client's life.
 
 import { parseHttpDate } from '../../core/datetime.js';
 import { SitemapError, checkCount } from '../../core/errors.js';
