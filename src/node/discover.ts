@@ -9,6 +9,7 @@ import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity
 import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError, checkCount } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
+import { urlLine } from '../core/model-json.js';
 import type { SitemapFormat } from '../core/read/types.js';
 import { productToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
@@ -18,8 +19,8 @@ import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type
 import { readDocument, type DocumentSettings, type DocumentSink } from './discover-document.js';
 import { DocumentReaders, type TextSink } from './discover-readers.js';
 
-export const DEFAULT_MAX_SITEMAP_DEPTH = 5;
-export const DEFAULT_MAX_SITEMAPS = 50_000;
+const DEFAULT_MAX_SITEMAP_DEPTH = 5;
+const DEFAULT_MAX_SITEMAPS = 50_000;
 /** Bodies whose Content-Length is below this are read on the main thread all the same (see read()). */
 const MAIN_THREAD_BYTES = 64 * 1024;
 /** Events buffered for a slow consumer before bodies are held back. */
@@ -171,6 +172,8 @@ const NOT_ERRORS: Readonly<Record<string, Severity>> = {
   'discover/host-unreachable': 'info',
   'index/nested': 'warning',
 };
+
+const UTF8 = new TextEncoder();
 
 /** Reader codes saying the input stopped mid-document: on a close-delimited body, a cut (see `read`). */
 const UNFINISHED_CODES = new Set(['xml/unclosed-element', 'xml/truncated']);
@@ -407,7 +410,7 @@ class Discovery {
     entry.robots = robots.node;
     for (const url of robots.node.sitemaps) this.enqueue(url, 'robots', undefined, entry.sitemaps);
     if (robots.node.sitemaps.length > 0 && this.options.probe !== true) return;
-    for (const url of wellKnown) if (!this.visited.has(visitKey(url) as string)) this.enqueue(url, 'probe', undefined, entry.sitemaps);
+    for (const url of wellKnown) this.enqueue(url, 'probe', undefined, entry.sitemaps);
   }
 
   /** A site's robots.txt, and its well-known sitemap URLs worth probing: none when its host is known unreachable or refused. */
@@ -416,8 +419,8 @@ class Discovery {
     const robots = await this.robots(robotsUrl);
     // A host that cannot be reached has no well-known paths to probe: robots.txt (or the host it redirects to) said so once.
     if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robots.failure.url, robots.failure);
-    // Refused by the address policy at the origin itself: its well-known paths would be, each alike.
-    const refused = robots.failure?.code === 'fetch/address-refused' && new URL(robots.failure.url).origin === input.origin;
+    // Refused by the address policy at the origin itself, or no answer in time: each well-known path would be too.
+    const refused = (robots.failure?.code === 'fetch/address-refused' || robots.failure?.code === 'fetch/timeout') && new URL(robots.failure.url).origin === input.origin;
     const wellKnown = this.unreachable.has(input.origin) || refused ? [] : WELL_KNOWN_SITEMAP_PATHS.map((path) => new URL(path, `${input.origin}/`).href);
     return { robots, wellKnown };
   }
@@ -452,7 +455,7 @@ class Discovery {
       await outcome.body.cancel();
       // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
       node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
-      if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}`);
+      if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}${this.client.retriesSaid(outcome)}`);
     } else {
       node.status = outcome.status;
       try {
@@ -535,7 +538,8 @@ class Discovery {
     if (this.isAncestor(seen, parent)) {
       this.fail(node, diagnostic('discover/loop', `not fetched again: ${seen.url} lists itself through ${parent?.url ?? 'its own chain'}`, node.url, 'an index must not list itself or an index above it'), 'skipped');
     } else {
-      this.fail(node, diagnostic('discover/duplicate', `not fetched again: already listed (${seen.via === 'index' ? 'by another index' : `via ${seen.via}`})`, node.url), 'skipped');
+      const by = seen.via !== 'index' ? `via ${seen.via}` : this.parentOf.get(seen) === parent ? 'by this index' : 'by another index';
+      this.fail(node, diagnostic('discover/duplicate', `not fetched again: already listed (${by})`, node.url), 'skipped');
     }
   }
 
@@ -719,6 +723,8 @@ class Discovery {
         else this.note(node, d);
       },
       url: (entry) => {
+        // With urlsAsText, a document read here (a small one) hands its URLs out as the thread does: as lines.
+        if (this.readers !== undefined) return sink.urls(UTF8.encode(`${urlLine(entry.loc)}\n`), 1);
         node.urls++;
         this.emit({ type: 'url', entry, sitemap: file });
       },

@@ -744,6 +744,29 @@ describe('sitemapkit discover: outcomes tell the truth (issue 22)', () => {
     }
   });
 
+  it('the progress line ends on the real outcome: its documents fetched (ok + failed), URLs and bytes are the summary\'s, nothing left queued', async () => {
+    const site = await startSiteServer({ '/ok.xml': { body: urlset(pages('ok', 2)) }, '/private/p.xml': { body: urlset(pages('p', 1)) }, '/moved.xml': { status: 301, headers: { location: '/ok.xml' } } });
+    // Read last, well after the rest: the line is redrawn for its batch (at most every 100 ms).
+    site.route('/slow.xml', (_req, res) => void setTimeout(() => res.writeHead(404).end(), 800));
+    // Listed twice, disallowed, failing, redirected to one read already, itself, and one failing late.
+    const children = ['/ok.xml', '/ok.xml', '/private/p.xml', '/missing.xml', '/moved.xml', '/index.xml', '/slow.xml'];
+    site.route('/index.xml', { body: sitemapIndex(children.map((path) => site.url(path))) });
+    site.route('/robots.txt', { type: 'text/plain', body: `User-agent: *\nDisallow: /private/\nSitemap: ${site.url('/index.xml')}\nSitemap: ${site.url('/ok.xml')}\n` });
+    try {
+      // --probe: the well-known paths too, each a 404, absent (no document).
+      const r = await runCli(['discover', site.url('/'), '--respect-robots', '--probe', ...LOCAL], { cwd, tty: true });
+      assert.equal(r.code, 1, r.stderr);
+      const last = r.stderr.split('\r\u001b[K').filter((text) => text !== '').at(-1) ?? '';
+      const shown = /^(\d+) documents? fetched, (\d+) queued · (\d+) URLs? · ([\d.]+ \S+) · /.exec(last);
+      assert.ok(shown !== null, r.stderr);
+      const outcome = /^\d+ documents? \((\d+) ok, (\d+) failed, \d+ skipped\), (\d+) URLs?, ([\d.]+ \S+), /m.exec(r.stdout);
+      assert.ok(outcome !== null, r.stdout);
+      assert.deepEqual(shown.slice(1), [String(Number(outcome[1]) + Number(outcome[2])), '0', outcome[3], outcome[4]], last);
+    } finally {
+      await site.close();
+    }
+  });
+
   it('positions are 1-based, and a robots.txt line without a column is LINE alone: never :0', async () => {
     const r = await runCli(['discover', server.url('/'), '--format', 'urls', ...LOCAL], { cwd });
     assert.ok(r.stderr.split('\n').some((l) => l.startsWith(`${server.url('/robots.txt')}:4: warning discover/robots-sitemap `)), r.stderr);

@@ -110,6 +110,25 @@ describe('discover urlsAsText: the same as entries', () => {
     }
   });
 
+  it('a small document (read on the main thread) hands its URLs out as urls events too, never as url events, as the thread does', async () => {
+    const body = urlset([...pages('small', 3), 'https://www.example.com/line\nbreak']);
+    const site = await startSiteServer({ '/small.xml': { body }, '/chunked.xml': chunked(body) });
+    try {
+      for (const path of ['/small.xml', '/chunked.xml']) {
+        const events: string[] = [];
+        let text = '';
+        for await (const event of discoverSitemaps(site.url(path), { ...FAST, urlsAsText: true })) {
+          events.push(event.type);
+          if (event.type === 'urls') text += new TextDecoder().decode(event.lines);
+        }
+        assert.ok(!events.includes('url'), `${path}: ${events.join()}`);
+        assert.equal(text, `${[...pages('small', 3), 'https://www.example.com/line%0Abreak'].join('\n')}\n`, path);
+      }
+    } finally {
+      await site.close();
+    }
+  });
+
   it('probed paths: a soft-404 page is quiet, a sitemap found is read', async () => {
     const site = await startSiteServer({
       '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow:\n' },

@@ -693,6 +693,20 @@ describe('discover: totals add up (issue 22)', () => {
     }
   });
 
+  it('a robots.txt answering 503 says its retries, and a Retry-After too long to wait for, as a sitemap does', async () => {
+    const s = await startSiteServer({ '/robots.txt': { status: 503, headers: { 'retry-after': '3600' } }, '/s.xml': { status: 503, headers: { 'retry-after': '3600' } } });
+    const other = await startSiteServer({ '/robots.txt': { status: 503 } });
+    try {
+      const { tree } = await discover([s.url('/'), s.url('/s.xml'), other.url('/')], { retries: 2 });
+      const notRetried = '; not retried: its Retry-After asks for 3600 s, more than the 60 s waited at most';
+      assert.equal(tree.inputs[0]?.robots?.diagnostics[0]?.message, `robots.txt answered 503${notRetried}`);
+      assert.equal(node(tree, '/s.xml').diagnostics[0]?.message, `HTTP 503 Service Unavailable${notRetried}`);
+      assert.equal(tree.inputs[2]?.robots?.diagnostics[0]?.message, 'robots.txt answered 503 after 3 attempts');
+    } finally {
+      await Promise.all([s.close(), other.close()]);
+    }
+  });
+
   it('a robots.txt answering 429 failed, as a 5xx (busy, not absent): with respectRobots nothing is fetched', async () => {
     const s = await startSiteServer({ '/robots.txt': { status: 429, body: 'slow down' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
     try {
@@ -844,6 +858,19 @@ describe('discover: an unreachable host is reported once (issue 22)', () => {
     assert.deepEqual(tree.inputs[0]?.sitemaps, []);
   });
 
+  it('a site whose robots.txt does not answer in time (a host that drops packets, a hung server): one error, no well-known path waited for', async () => {
+    const s = await startSiteServer({ '/robots.txt': () => {}, '/sitemap.xml': () => {} });
+    try {
+      const { tree } = await discover(s.url('/'), { timeoutMs: 300, retries: 0 });
+      assert.deepEqual(s.requests.map((r) => r.path), ['/robots.txt']);
+      assert.equal(tree.inputs[0]?.robots?.failure, 'fetch/timeout');
+      assert.equal(tree.totals.errors, 1);
+      assert.deepEqual(tree.inputs[0]?.sitemaps, []);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a site whose robots.txt redirects to a host that refuses connections is still probed: the other host is the unreachable one', async () => {
     const port = await closedPort();
     const s = await startSiteServer({ '/sitemap.xml': { body: urlset(pages('p', 1)) } });
@@ -979,6 +1006,22 @@ describe('discover: a URL repeated inside a sitemap (issue 22)', () => {
       assert.deepEqual(urls, pages('a', 1));
       assert.equal(s.count('/a~.xml'), 1);
       assert.deepEqual(codes(tree), ['discover/duplicate']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a child listed twice by one index (once with a fragment) is said to be listed by this index, not by another', async () => {
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('a', 1)) } });
+    s.route('/index.xml', { body: sitemapIndex([s.url('/a.xml'), s.url('/a.xml#top')]) });
+    s.route('/other.xml', { body: sitemapIndex([s.url('/a.xml')]) });
+    try {
+      const { tree } = await discover([s.url('/index.xml'), s.url('/other.xml')], { perHostConcurrency: 1 });
+      const said = nodes(tree).filter((n) => n.outcome === 'skipped').map((n) => [n.url, n.diagnostics[0]?.message]);
+      assert.deepEqual(said, [
+        [s.url('/a.xml#top'), 'not fetched again: already listed (by this index)'],
+        [s.url('/a.xml'), 'not fetched again: already listed (by another index)'],
+      ]);
     } finally {
       await s.close();
     }

@@ -386,6 +386,47 @@ describe('a status HTTP does not define', () => {
   });
 });
 
+describe('a response that is no valid HTTP', () => {
+  it('is not retried: headers over the parser limit, or no HTTP at all, fail the same way every time', async () => {
+    const answers: Record<string, string> = {
+      '/big.xml': `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\nContent-Length: 0\r\n\r\n`,
+      '/banner.xml': 'SSH-2.0-OpenSSH_9.6\r\n\r\n',
+    };
+    const raw = await startRawServer((socket, path) => socket.end(answers[path] ?? ''));
+    const client = new HttpClient({ allowPrivate: true, retries: 3, retryBaseDelayMs: 1 });
+    try {
+      for (const [path, code] of [['/big.xml', 'HPE_HEADER_OVERFLOW'], ['/banner.xml', 'HPE_INVALID_CONSTANT']]) {
+        const r = await client.get(raw.url(path as string));
+        assert.ok(!r.ok);
+        assert.deepEqual([r.code, r.cause, r.attempts], ['fetch/connection', code, 1]);
+      }
+      assert.equal(raw.requests.length, 2);
+    } finally {
+      await client.close();
+      await raw.close();
+    }
+  });
+});
+
+describe('a timeout after a redirect', () => {
+  it('names the URL that did not answer in time, not only the one asked for', async () => {
+    const s = await startSiteServer({ '/moved.xml': { status: 302, headers: { location: '/slow.xml' } }, '/slow.xml': () => {} });
+    const client = new HttpClient({ allowPrivate: true, timeoutMs: 200, retries: 0 });
+    try {
+      const r = await client.get(s.url('/moved.xml'));
+      assert.ok(!r.ok);
+      assert.equal(r.code, 'fetch/timeout');
+      assert.match(r.message, new RegExp(`^no complete response from ${s.url('/slow.xml')} \\(redirected\\) within 0.2 s`));
+      const direct = await client.get(s.url('/slow.xml'));
+      assert.ok(!direct.ok);
+      assert.match(direct.message, /^no complete response within 0.2 s/);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
 describe('a run stopped by its signal with a reason of its own', () => {
   it('is fetch/aborted, not retried, before the answer and during the body, whatever the reason', async () => {
     const raw = await startRawServer((socket, path) => {

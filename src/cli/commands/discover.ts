@@ -5,7 +5,6 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
-import { urlLine } from '../../core/model-json.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
@@ -174,9 +173,11 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   const out = new Output(file ?? io.stdout);
-  const counts = { fetched: 0, queued: 0, urls: 0, bytes: 0 };
+  // The summary's figures as they grow (fetched: ok + failed); queued: sitemaps whose outcome has not come yet.
+  const counts = { fetched: 0, urls: 0, bytes: 0 };
+  const queued = new Set<SitemapNode>();
   const progress = Progress.onTerminal(io, !quiet, (ms) =>
-    `${plural(counts.fetched, 'document')} fetched, ${formatCount(counts.queued)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
+    `${plural(counts.fetched, 'document')} fetched, ${formatCount(queued.size)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
   // The next batch of events waits for standard error to drain (backpressure).
   const problemsOut = new Output(io.stderr);
   const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
@@ -195,26 +196,25 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
   // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
   const robotsRead: RobotsNode[] = [];
   if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
+  // With `urls`, the URLs come as lines (urlsAsText), never as url events.
   const writeUrl: ((event: UrlEvent) => void) | undefined =
-    format === 'urls' ? (event) => out.writeLine(urlLine(event.entry.loc))
-    : format === 'jsonl' ? (event) => out.writeLine(JSON.stringify({ type: 'url', sitemap: event.sitemap, ...event.entry }))
+    format === 'jsonl' ? (event) => out.writeLine(JSON.stringify({ type: 'url', sitemap: event.sitemap, ...event.entry }))
     : format === 'csv' ? (event) => out.write(csvRow(event.entry, event.sitemap))
     : undefined;
   const other = (event: DiscoverEvent): void => {
     switch (event.type) {
       case 'queued':
-        counts.queued++;
+        queued.add(event.sitemap);
         break;
       case 'sitemap':
-        if (event.sitemap.outcome !== 'skipped') {
-          counts.fetched++;
-          counts.queued = Math.max(0, counts.queued - 1);
-        }
+        queued.delete(event.sitemap);
+        if (event.sitemap.outcome === 'ok' || event.sitemap.outcome === 'failed') counts.fetched++;
         counts.bytes += event.sitemap.bytes;
         // Its children are in their own lines (an undefined value is left out, in place).
         if (format === 'jsonl' && event.sitemap.outcome !== 'absent') out.writeLine(JSON.stringify({ type: 'sitemap', ...event.sitemap, children: undefined }));
         break;
       case 'robots':
+        counts.bytes += event.robots.bytes;
         if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
         if (format === 'tree') robotsRead.push(event.robots);
         for (const d of event.robots.diagnostics) report(d);

@@ -1,10 +1,10 @@
 // The HTTP client of `discover`, `validate URL` and `read URL`: a fetch (node-fetch.ts, or an injected
 // one) with the address policy checked at every redirect hop (followed here, so that the caller's
 // visited set is asked too), per-host and overall concurrency, retries with backoff (connection errors
-// but a failed TLS handshake, 408, 429, 5xx; never once the body has started), and a byte cap while the
-// body streams (after Content-Encoding is undone: a gzip bomb stops there). The deadline covers the
-// whole body in event-loop idle time (deadline.ts), so a server dripping a byte a second is cut off.
-// A host found unreachable is not asked again during the client's life.
+// but a failed TLS handshake or an answer that is no HTTP, 408, 429, 5xx; never once the body has
+// started), and a byte cap while the body streams (after Content-Encoding is undone: a gzip bomb stops
+// there). The deadline covers the whole body in event-loop idle time (deadline.ts), so a server
+// dripping a byte a second is cut off. A host found unreachable is not asked again during the client's life.
 
 import { parseHttpDate } from '../../core/datetime.js';
 import { SitemapError, checkCount } from '../../core/errors.js';
@@ -186,7 +186,8 @@ function describeError(error: unknown, url?: string): { code: string; message: s
     const host = url !== undefined ? new URL(url).host : 'the server';
     return { code: 'fetch/connection', message: tlsFailureMessage(code as string, host, message), retry: false, cause: code as string };
   }
-  return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: true, ...(code !== undefined ? { cause: code } : {}) };
+  // llhttp's HPE_* (headers over its limit, no HTTP at all): the server answers so every time.
+  return { code: 'fetch/connection', message: code !== undefined ? `${code}: ${message}` : message, retry: !code?.startsWith('HPE_'), ...(code !== undefined ? { cause: code } : {}) };
 }
 
 /** Why an aborted request stopped: our deadline's failure, else the run was stopped (whatever the reason). */
@@ -266,14 +267,15 @@ export class HttpClient {
     const signal = runSignal === undefined ? controller.signal : AbortSignal.any([controller.signal, runSignal]);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBody = request.maxBodyBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    let current = url;
+    // The URL asked for is the caller's to name; a redirect's target that did not answer is said here.
     const deadline = new IdleDeadline(timeoutMs, () =>
-      controller.abort(new FetchFailure('fetch/timeout', `no complete response within ${timeoutMs / 1000} s (the deadline covers the whole body)`)),
+      controller.abort(new FetchFailure('fetch/timeout', `no complete response${current !== url ? ` from ${current} (redirected)` : ''} within ${timeoutMs / 1000} s (the deadline covers the whole body)`)),
     );
     const failed = (code: string, message: string, at: string, retry = false, cause?: string): Attempt => {
       deadline.clear();
       return { outcome: { ok: false, code, message, url: at, redirects, attempts, ...(cause !== undefined ? { cause } : {}) }, retry };
     };
-    let current = url;
     for (;;) {
       if (!URL.canParse(current)) return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
       const target = new URL(current);
