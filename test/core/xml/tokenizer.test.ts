@@ -264,6 +264,10 @@ describe('XmlTokenizer: event streams', () => {
     assert.deepEqual(codes(tokenize(['<r/>\uFEFF'])), ['xml/content-after-root']);
   });
 
+  it('refuses a character XML forbids after the root, NUL included, as libxml2 2.13 does (2.9 took a NUL there for the end of the input)', () => {
+    for (const doc of ['<r/>\u0000', '<r/>\n<!-- c -->\u0000', '<r/><?pi?> \u0000<r/>', '<r/>\u0001']) assert.deepEqual(codes(tokenize([doc])), ['xml/content-after-root'], JSON.stringify(doc));
+  });
+
   it('parses the XML declaration', () => {
     assert.deepEqual(tokenize(["<?xml version='1.0' encoding='ISO-8859-1' standalone='yes' ?><r/>"])[0], ['decl', { version: '1.0', encoding: 'ISO-8859-1', standalone: 'yes' }, 1, 1, 0]);
     const bad = tokenize(['<?xml encoding="UTF-8" foo="1"?><r/>']);
