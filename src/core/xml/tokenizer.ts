@@ -180,14 +180,14 @@ const SUBSET_ITEM = new RegExp(
   `|<!--(?:[^-]|-[^-])*-->|<\\?(?![Xx][Mm][Ll](?:${S}|\\?>))${NAME}(?:${S}(?:[^?]|\\?(?!>))*)?\\?>`,
   'y',
 );
-/** libxml2's bound on nested entities ("Detected an entity reference loop" past it). */
-const MAX_PE_DEPTH = 40;
+/** libxml2's bound on nested entities (2.13: "Maximum entity nesting depth exceeded" past it). */
+const MAX_PE_DEPTH = 20;
 
 /**
  * A DOCTYPE of the form XML 1.0 [28], its internal subset a run of items. A PE reference names a PE
  * declared before it (first declaration wins); an internal one's replacement text (its character
  * references read, §4.5) must be such a run too (WFC: PE Between Declarations): read once, never
- * expanded into the document. `standalone`: the XML declaration says so.
+ * expanded into the document. `standalone`: the XML declaration says so (an undeclared PE is then refused).
  */
 function isDoctypeForm(text: string, standalone: boolean): boolean {
   const head = DOCTYPE_HEAD.exec(text);
@@ -196,9 +196,6 @@ function isDoctypeForm(text: string, standalone: boolean): boolean {
   if (end < head[0].length - 1) return true; // no internal subset
   while (isXmlSpace(text.charCodeAt(end))) end--;
   const pes = new Map<string, string | null>(); // null: external
-  // libxml2 refuses an undeclared PE when standalone, or with no external subset before the first
-  // reference to an internal PE (its hasPErefs).
-  let undeclaredOk = head[1] !== undefined && !standalone;
   const isSubset = (s: string, depth: number): boolean => {
     for (let at = 0; at < s.length; ) {
       SUBSET_ITEM.lastIndex = at;
@@ -209,16 +206,15 @@ function isDoctypeForm(text: string, standalone: boolean): boolean {
       if (model !== undefined && !groupsNest(model)) return false;
       if ((item.startsWith('<!ENTITY') || item.startsWith('<!ATTLIST')) && readCharRefs(item) === undefined) return false;
       if (pe !== undefined && !pes.has(pe)) pes.set(pe, value === undefined ? null : (readCharRefs(value.slice(1, -1)) as string));
-      if (ref === undefined) continue;
-      const replacement = pes.get(ref);
-      if (replacement === undefined && !undeclaredOk) return false;
+      const replacement = ref === undefined ? null : pes.get(ref);
+      // WFC: Entity Declared binds a subset with PE references only when standalone (libxml2 2.13 too).
+      if (replacement === undefined && standalone) return false;
       if (typeof replacement !== 'string') continue;
-      undeclaredOk = !standalone;
       if (replacement === '') continue;
       if (depth === MAX_PE_DEPTH) return false;
-      pes.set(ref, '<'); // a reference to it from its own text is a loop: refused
+      pes.set(ref as string, '<'); // a reference to it from its own text is a loop: refused
       if (!isSubset(replacement, depth + 1)) return false;
-      pes.set(ref, ''); // read: its next references need no second reading
+      pes.set(ref as string, ''); // read: its next references need no second reading
     }
     return true;
   };
