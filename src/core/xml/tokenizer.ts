@@ -182,6 +182,7 @@ const SUBSET_ITEM = new RegExp(
 );
 /** libxml2's bound on nested entities (2.13: "Maximum entity nesting depth exceeded" past it). */
 const MAX_PE_DEPTH = 20;
+const MAX_GROUP_DEPTH = 256;
 
 /**
  * A DOCTYPE of the form XML 1.0 [28], its internal subset a run of items. A PE reference names a PE
@@ -218,16 +219,22 @@ function isDoctypeForm(text: string, standalone: boolean): boolean {
     }
     return true;
   };
-  return text.charCodeAt(end) === 0x5d && isSubset(text.slice(head[0].length, end), 0);
+  try {
+    return text.charCodeAt(end) === 0x5d && isSubset(text.slice(head[0].length, end), 0);
+  } catch (error) {
+    // A declaration of millions of tokens can overflow a RegExp's backtracking stack: refused, not thrown.
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
 }
 
-/** A children content model's groups pair, each with one kind of separator ([49] choice, [50] seq). */
+/** A children content model's groups pair, each with one kind of separator ([49] choice, [50] seq), 256 deep at most as in libxml2 2.13. */
 function groupsNest(model: string): boolean {
   const separators: number[] = []; // per open group: 0 none yet, ',' or '|'
   for (let k = 0; k < model.length; k++) {
     const c = model.charCodeAt(k);
     const top = separators.length - 1;
-    if (c === 0x28) separators.push(0);
+    if (c === 0x28 && separators.push(0) > MAX_GROUP_DEPTH) return false;
     else if (c === 0x2c || c === 0x7c) {
       if (separators[top] !== 0 && separators[top] !== c) return false;
       separators[top] = c;

@@ -385,6 +385,16 @@ describe('XmlTokenizer: event streams', () => {
     }
   });
 
+  it('refuses, never throws, an internal subset whose check would overflow the stack, and nests groups 256 deep as libxml2 2.13', () => {
+    const form = (dt: string): string[] => codes(tokenize([`${dt}<r/>`]));
+    // A RegExp's backtracking ran out of stack on these (RangeError out of write()).
+    for (const dt of [`<!DOCTYPE r [ <!ATTLIST r a (${'x|'.repeat(4_000_000)}y) #IMPLIED> ]>`, `<!DOCTYPE r [ <!ELEMENT r ${'('.repeat(300_000)}a${')'.repeat(300_000)}> ]>`]) {
+      assert.deepEqual(form(dt), ['xml/doctype', 'xml/malformed-tag']);
+    }
+    assert.deepEqual(form(`<!DOCTYPE r [ <!ELEMENT r ${'('.repeat(256)}a${')'.repeat(256)}> ]>`), ['xml/doctype']);
+    assert.deepEqual(form(`<!DOCTYPE r [ <!ELEMENT r (a,${'('.repeat(256)}a${')'.repeat(256)})> ]>`), ['xml/doctype', 'xml/malformed-tag']);
+  });
+
   it('refuses a DOCTYPE after the root element started or after another one, and CDATA outside the root (XML 1.0 [22], [28])', () => {
     const diags = (doc: string): string[] => tokenize([doc]).filter((e) => e[0] === 'diag').map((e) => `${e[1]}@${e[4]}`);
     assert.deepEqual(diags('<!DOCTYPE r><!DOCTYPE r><r/>'), ['xml/doctype@1', 'xml/misplaced-declaration@13']);
