@@ -743,8 +743,7 @@ export class XmlTokenizer {
       case S_CDATA: return this.inCdata(buf, i, len);
       case S_PI_TARGET: return this.inPiTarget(buf, i, len);
       case S_PI_DATA: return this.inPiData(buf, i, len);
-      case S_DOCTYPE: return this.inDoctype(buf, i, len);
-      default: return i;
+      default: return this.inDoctype(buf, i, len); // S_DOCTYPE
     }
   }
 
@@ -1563,13 +1562,11 @@ export class XmlTokenizer {
     if (this.textOverflow) return;
     // A forbidden character splits the section: the text before it, its diagnostic, the rest with it.
     let from = a;
-    let bad = this.forbiddenWithin(buf, a, b, a);
-    while (bad !== -1) {
+    for (let bad = this.forbiddenWithin(buf, a, b, a); bad !== -1; bad = this.forbiddenWithin(buf, a, b, bad + 1)) {
       if (bad > from) this.cdataPiece(buf, from, bad);
       if (this.textOverflow) return;
       this.forbiddenAt(buf, bad);
       from = bad;
-      bad = this.forbiddenWithin(buf, a, b, bad + 1);
     }
     this.cdataPiece(buf, from, b);
   }
