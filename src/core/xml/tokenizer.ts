@@ -151,16 +151,17 @@ const W_COMMENT_CLOSE = (0x2d << 16) | (0x2d << 8) | 0x3e; // -->
 const W_PI_OPEN = (0x3c << 8) | 0x3f; // <?
 const W_PI_CLOSE = (0x3f << 8) | 0x3e; // ?>
 
-// XML 1.0 [28] doctypedecl, its internal subset a run of [29] markupdecl, PE references and whitespace,
+// XML 1.0 [28] doctypedecl, its internal subset [28b] a run of [29] markupdecl, PE references and whitespace,
 // each declaration in its own form ([45]-[60], [70]-[76], [82]-[83]; a children content model by its
-// tokens' order, not its brackets). Never expanded: a PE reference is taken unread. Every alternative is
-// told by its first characters: linear.
+// tokens' order here, by its groups in groupsNest). Every alternative is told by its first characters: linear.
 const S = '[\\x20\\t\\r\\n]';
 const NAME = '[A-Za-z_:\\u00c0-\\uffff][\\w.:\\u00b7\\u00c0-\\uffff-]*';
 const NMTOKEN = '[\\w.:\\u00b7\\u00c0-\\uffff-]+';
 const LITERAL = `(?:"[^"]*"|'[^']*')`;
 const PUBID = `(?:"[\\x20\\r\\na-zA-Z0-9'()+,./:=?;!*#@$_%-]*"|'[\\x20\\r\\na-zA-Z0-9()+,./:=?;!*#@$_%-]*')`;
 const EXTERNAL_ID = `(?:SYSTEM${S}+${LITERAL}|PUBLIC${S}+${PUBID}${S}+${LITERAL})`;
+// An entity's system identifier has no fragment (XML 1.0 §4.2.2; libxml2: "Fragment not allowed").
+const ENTITY_ID = EXTERNAL_ID.replaceAll('[^"]', '[^"#]').replaceAll("[^']", "[^'#]");
 const REFERENCE = `&(?:${NAME}|#[0-9]+|#x[0-9A-Fa-f]+);`;
 // Literals without a PE reference (forbidden in the internal subset) or a '<' (in an attribute value).
 const ENTITY_VALUE = `(?:"(?:[^%&"]|${REFERENCE})*"|'(?:[^%&']|${REFERENCE})*')`;
@@ -168,13 +169,94 @@ const ATT_VALUE = `(?:"(?:[^<&"]|${REFERENCE})*"|'(?:[^<&']|${REFERENCE})*')`;
 const CP = `(?:\\(${S}*)*${NAME}[?*+]?(?:${S}*\\)[?*+]?)*`;
 const CONTENT_SPEC = `(?:EMPTY|ANY|\\(${S}*#PCDATA(?:(?:${S}*\\|${S}*${NAME})*${S}*\\)\\*|${S}*\\))|\\(${S}*${CP}(?:${S}*[|,]${S}*${CP})*(?<=\\)[?*+]?))`;
 const ATT_TYPE = `(?:CDATA|ID|IDREF|IDREFS|ENTITY|ENTITIES|NMTOKEN|NMTOKENS|NOTATION${S}+\\(${S}*${NAME}(?:${S}*\\|${S}*${NAME})*${S}*\\)|\\(${S}*${NMTOKEN}(?:${S}*\\|${S}*${NMTOKEN})*${S}*\\))`;
-const MARKUP_DECL =
-  `<!ELEMENT${S}+${NAME}${S}+${CONTENT_SPEC}${S}*>` +
+const DOCTYPE_HEAD = new RegExp(`^<!DOCTYPE${S}+${NAME}(${S}+${EXTERNAL_ID})?${S}*(?:\\[|>$)`);
+// Groups: a PE reference's name, an element's content model, a PE's name and value.
+const SUBSET_ITEM = new RegExp(
+  `${S}+|%(${NAME});` +
+  `|<!ELEMENT${S}+${NAME}${S}+(${CONTENT_SPEC})${S}*>` +
   `|<!ATTLIST${S}+${NAME}(?:${S}+${NAME}${S}+${ATT_TYPE}${S}+(?:#REQUIRED|#IMPLIED|(?:#FIXED${S}+)?${ATT_VALUE}))*${S}*>` +
-  `|<!ENTITY${S}+(?:%${S}+${NAME}${S}+(?:${ENTITY_VALUE}|${EXTERNAL_ID})|${NAME}${S}+(?:${ENTITY_VALUE}|${EXTERNAL_ID}(?:${S}+NDATA${S}+${NAME})?))${S}*>` +
+  `|<!ENTITY${S}+(?:%${S}+(${NAME})${S}+(?:(${ENTITY_VALUE})|${ENTITY_ID})|${NAME}${S}+(?:${ENTITY_VALUE}|${ENTITY_ID}(?:${S}+NDATA${S}+${NAME})?))${S}*>` +
   `|<!NOTATION${S}+${NAME}${S}+(?:${EXTERNAL_ID}|PUBLIC${S}+${PUBID})${S}*>` +
-  `|<!--(?:[^-]|-[^-])*-->|<\\?(?![Xx][Mm][Ll]${S})(?:[^?]|\\?(?!>))*\\?>`;
-const DOCTYPE_FORM = new RegExp(`^<!DOCTYPE${S}+${NAME}(?:${S}+${EXTERNAL_ID})?${S}*(?:\\[(?:${S}|${MARKUP_DECL}|%${NAME};)*\\]${S}*)?>$`);
+  `|<!--(?:[^-]|-[^-])*-->|<\\?(?![Xx][Mm][Ll](?:${S}|\\?>))${NAME}(?:${S}(?:[^?]|\\?(?!>))*)?\\?>`,
+  'y',
+);
+/** libxml2's bound on nested entities (2.13: "Maximum entity nesting depth exceeded" past it). */
+const MAX_PE_DEPTH = 20;
+const MAX_GROUP_DEPTH = 256;
+
+/**
+ * A DOCTYPE of the form XML 1.0 [28], its internal subset a run of items. A PE reference names a PE
+ * declared before it (first declaration wins); an internal one's replacement text (its character
+ * references read, §4.5) must be such a run too (WFC: PE Between Declarations): read once, never
+ * expanded into the document. `standalone`: the XML declaration says so (an undeclared PE is then refused).
+ */
+function isDoctypeForm(text: string, standalone: boolean): boolean {
+  const head = DOCTYPE_HEAD.exec(text);
+  if (head === null) return false;
+  let end = text.length - 2;
+  if (end < head[0].length - 1) return true; // no internal subset
+  while (isXmlSpace(text.charCodeAt(end))) end--;
+  const pes = new Map<string, string | null>(); // null: external
+  const isSubset = (s: string, depth: number): boolean => {
+    for (let at = 0; at < s.length; ) {
+      SUBSET_ITEM.lastIndex = at;
+      const m = SUBSET_ITEM.exec(s);
+      if (m === null) return false;
+      at = SUBSET_ITEM.lastIndex;
+      const [item, ref, model, pe, value] = m;
+      if (model !== undefined && !groupsNest(model)) return false;
+      if ((item.startsWith('<!ENTITY') || item.startsWith('<!ATTLIST')) && readCharRefs(item) === undefined) return false;
+      if (pe !== undefined && !pes.has(pe)) pes.set(pe, value === undefined ? null : (readCharRefs(value.slice(1, -1)) as string));
+      const replacement = ref === undefined ? null : pes.get(ref);
+      // WFC: Entity Declared binds a subset with PE references only when standalone (libxml2 2.13 too).
+      if (replacement === undefined && standalone) return false;
+      if (typeof replacement !== 'string') continue;
+      if (replacement === '') continue;
+      if (depth === MAX_PE_DEPTH) return false;
+      pes.set(ref as string, '<'); // a reference to it from its own text is a loop: refused
+      if (!isSubset(replacement, depth + 1)) return false;
+      pes.set(ref as string, ''); // read: its next references need no second reading
+    }
+    return true;
+  };
+  try {
+    return text.charCodeAt(end) === 0x5d && isSubset(text.slice(head[0].length, end), 0);
+  } catch (error) {
+    // A declaration of millions of tokens can overflow a RegExp's backtracking stack: refused, not thrown.
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
+}
+
+/** A children content model's groups pair, each with one kind of separator ([49] choice, [50] seq), 256 deep at most as in libxml2 2.13. */
+function groupsNest(model: string): boolean {
+  const separators: number[] = []; // per open group: 0 none yet, ',' or '|'
+  for (let k = 0; k < model.length; k++) {
+    const c = model.charCodeAt(k);
+    const top = separators.length - 1;
+    if (c === 0x28 && separators.push(0) > MAX_GROUP_DEPTH) return false;
+    else if (c === 0x2c || c === 0x7c) {
+      if (separators[top] !== 0 && separators[top] !== c) return false;
+      separators[top] = c;
+    } else if (c === 0x29) {
+      separators.pop();
+      // The outer group closes last, before its quantifier (the model ends with ')' or one).
+      if (top === 0) return k === model.length - 1 || (k === model.length - 2 && model.charCodeAt(k + 1) !== 0x29);
+    }
+  }
+  return separators.length === 0; // EMPTY, ANY
+}
+
+/** `s` with its character references read, or undefined when one names no Char (XML 1.0 [66] WFC: Legal Character). */
+function readCharRefs(s: string): string | undefined {
+  let legal = true;
+  const read = s.replace(/&#(?:x([0-9A-Fa-f]+)|([0-9]+));/g, (_, hex?: string, dec?: string) => {
+    const cp = hex !== undefined ? parseInt(hex, 16) : parseInt(dec as string, 10);
+    legal &&= isXmlChar(cp);
+    return legal ? String.fromCodePoint(cp) : '';
+  });
+  return legal ? read : undefined;
+}
 
 /** ASCII NameChars (1) by code: a-z A-Z 0-9 _ : - . */
 const ASCII_NAME_CHAR = new Uint8Array(128);
@@ -379,6 +461,8 @@ export class XmlTokenizer {
   private doctypeSeen = false;
   /** The DOCTYPE being read is the document's, in place: its form is checked at its end. */
   private doctypeForm = false;
+  /** The XML declaration said standalone="yes" (isDoctypeForm). */
+  private standalone = false;
   private beforeRootReported = false;
   private afterRootReported = false;
 
@@ -659,8 +743,7 @@ export class XmlTokenizer {
       case S_CDATA: return this.inCdata(buf, i, len);
       case S_PI_TARGET: return this.inPiTarget(buf, i, len);
       case S_PI_DATA: return this.inPiData(buf, i, len);
-      case S_DOCTYPE: return this.inDoctype(buf, i, len);
-      default: return i;
+      default: return this.inDoctype(buf, i, len); // S_DOCTYPE
     }
   }
 
@@ -928,7 +1011,7 @@ export class XmlTokenizer {
     const text = this.takeSection(buf, i, this.maxValue);
     if (this.sectionCut) this.valueTooLong('DOCTYPE declaration', this.tokLine, this.tokCol, this.tokOffset);
     // A character XML forbids, else a form not XML's: one problem of the two.
-    if (!this.forbiddenInToken(text, 'the DOCTYPE declaration') && !this.sectionCut && this.doctypeForm && !DOCTYPE_FORM.test(text)) {
+    if (!this.forbiddenInToken(text, 'the DOCTYPE declaration') && !this.sectionCut && this.doctypeForm && !isDoctypeForm(text, this.standalone)) {
       this.reportTok('xml/malformed-tag', 'a DOCTYPE declaration not of the form <!DOCTYPE name [SYSTEM "uri" | PUBLIC "id" "uri"] [[declarations]]>, or with a malformed declaration; ignored', 'sitemaps need no DOCTYPE; remove it');
     }
     this.state = S_TEXT;
@@ -1234,7 +1317,9 @@ export class XmlTokenizer {
       if (this.tokOffset > 0) {
         this.reportTok('xml/declaration-not-at-start', 'whitespace or a byte order mark before the XML declaration', 'the declaration must be the very first thing in the file');
       }
-      this.h.xmlDeclaration?.(this.parseDeclaration(body), this.tokLine, this.tokCol, this.tokOffset);
+      const declaration = this.parseDeclaration(body);
+      this.standalone = declaration.standalone === 'yes';
+      this.h.xmlDeclaration?.(declaration, this.tokLine, this.tokCol, this.tokOffset);
       return;
     }
     if (this.overDepth > 0) return;
@@ -1477,13 +1562,11 @@ export class XmlTokenizer {
     if (this.textOverflow) return;
     // A forbidden character splits the section: the text before it, its diagnostic, the rest with it.
     let from = a;
-    let bad = this.forbiddenWithin(buf, a, b, a);
-    while (bad !== -1) {
+    for (let bad = this.forbiddenWithin(buf, a, b, a); bad !== -1; bad = this.forbiddenWithin(buf, a, b, bad + 1)) {
       if (bad > from) this.cdataPiece(buf, from, bad);
       if (this.textOverflow) return;
       this.forbiddenAt(buf, bad);
       from = bad;
-      bad = this.forbiddenWithin(buf, a, b, bad + 1);
     }
     this.cdataPiece(buf, from, b);
   }

@@ -264,6 +264,10 @@ describe('XmlTokenizer: event streams', () => {
     assert.deepEqual(codes(tokenize(['<r/>\uFEFF'])), ['xml/content-after-root']);
   });
 
+  it('refuses a character XML forbids after the root, NUL included, as libxml2 2.13 does (2.9 took a NUL there for the end of the input)', () => {
+    for (const doc of ['<r/>\u0000', '<r/>\n<!-- c -->\u0000', '<r/><?pi?> \u0000<r/>', '<r/>\u0001']) assert.deepEqual(codes(tokenize([doc])), ['xml/content-after-root'], JSON.stringify(doc));
+  });
+
   it('parses the XML declaration', () => {
     assert.deepEqual(tokenize(["<?xml version='1.0' encoding='ISO-8859-1' standalone='yes' ?><r/>"])[0], ['decl', { version: '1.0', encoding: 'ISO-8859-1', standalone: 'yes' }, 1, 1, 0]);
     const bad = tokenize(['<?xml encoding="UTF-8" foo="1"?><r/>']);
@@ -339,6 +343,56 @@ describe('XmlTokenizer: event streams', () => {
     ]) {
       assert.deepEqual(form(dt), ['xml/doctype'], dt);
     }
+  });
+
+  it('checks the internal subset as libxml2 does: PE references, nested content models, character references, PIs (expanding nothing into the document)', () => {
+    const form = (dt: string): string[] => codes(tokenize([`${dt}<r/>`]));
+    const chain = (n: number): string => Array.from({ length: n }, (_, i) => `<!ENTITY % a${i} '&#37;a${i + 1};'>`).join('') + `<!ENTITY % a${n} '<!ELEMENT r ANY>'>`;
+    // Each refused as not well-formed by libxml2 2.13 (xmllint-wasm, as in validate-differential) and 2.9.14 (xmllint) alike, but where told.
+    for (const dt of [
+      // A PE reference to no PE declared before it in a standalone document (2.9 refused it without an external subset too).
+      "<?xml version='1.0' standalone='yes'?><!DOCTYPE r [ <!ENTITY % p '&#37;q;'> %p; ]>", '<?xml version="1.0" standalone="yes"?><!DOCTYPE r SYSTEM "x.dtd" [ %p; ]>',
+      // Its replacement text is no run of declarations, the first declaration of the name being the one read.
+      "<!DOCTYPE r [ <!ENTITY % p 'x'> %p; ]>", "<!DOCTYPE r [ <!ENTITY % p 'x'> <!ENTITY % p '<!ELEMENT r ANY>'> %p; ]>",
+      "<!DOCTYPE r [ <!ENTITY % p '<!ELEMENT r ANY> <!ELEMENT'> %p; ]>", "<!DOCTYPE r [ <!ENTITY % p '<!ELEMENT r (a,(b|c)|d)>'> %p; ]>",
+      "<!DOCTYPE r [ <!ENTITY % p '&#37;'> %p; ]>", "<!DOCTYPE r [ <!ENTITY % p '&#38;'> %p; ]>", "<!DOCTYPE r [ <!ENTITY % p '<![INCLUDE[ ]]>'> %p; ]>",
+      `<!DOCTYPE r [ <!ENTITY % p '<!ENTITY a "&#38;#0;">'> %p; ]>`, "<!DOCTYPE r [ <!ENTITY % p '&#37;p;'> %p; ]>", `<!DOCTYPE r [ ${chain(20)} %a0; ]>` /* 2.13's depth; 2.9's 40 */,
+      // A children content model whose brackets do not pair, or a group with both ',' and '|'.
+      '<!DOCTYPE r [ <!ELEMENT r (a,(b|c)|d)> ]>', '<!DOCTYPE r [ <!ELEMENT r (a|b,c)> ]>', '<!DOCTYPE r [ <!ELEMENT r (a)) > ]>', '<!DOCTYPE r [ <!ELEMENT r ((a) > ]>', '<!DOCTYPE r [ <!ELEMENT r (a,(b)> ]>',
+      '<!DOCTYPE r [ <!ELEMENT r (a,(b,(c,(d|e)+)?)*> ]>', '<!DOCTYPE r [ <!ELEMENT r (a,(b,(c,(d|e,f)+)?)*)> ]>',
+      // A character reference to no XML Char, in an entity value or an attribute default.
+      "<!DOCTYPE r [ <!ENTITY a '&#0;'> ]>", "<!DOCTYPE r [ <!ENTITY % a 'x&#x1;'> ]>", "<!DOCTYPE r [ <!ENTITY a '&#xD800;'> ]>", "<!DOCTYPE r [ <!ENTITY a '&#x110000;'> ]>",
+      "<!DOCTYPE r [ <!ATTLIST r a CDATA '&#xFFFE;'> ]>",
+      // An entity's system identifier with a fragment.
+      "<!DOCTYPE r [ <!ENTITY a SYSTEM 'x#y'> ]>", "<!DOCTYPE r [ <!ENTITY % a PUBLIC 'p' 'x#y'> ]>",
+      // A PI whose target is no name, is xml, or is not followed by whitespace.
+      '<!DOCTYPE r [ <? pi?> ]>', '<!DOCTYPE r [ <?1pi x?> ]>', '<!DOCTYPE r [ <?xml?> ]>', '<!DOCTYPE r [ <?XML?> ]>', '<!DOCTYPE r [ <?pi@x?> ]>',
+    ]) {
+      assert.deepEqual(form(dt).filter((c) => c !== 'xml/doctype'), ['xml/malformed-tag'], dt);
+    }
+    // Each accepted by both, but where told.
+    for (const dt of [
+      '<!DOCTYPE r SYSTEM "x.dtd" [ %p; ]>', '<!DOCTYPE r [ %p; <!ENTITY % p "<!ELEMENT r ANY>"> ]>', '<!DOCTYPE r [ <!ENTITY p "x"> %p; ]>', '<!DOCTYPE r [ <!ENTITY % e SYSTEM "x.dtd"> %e; %p; ]>' /* 2.13; 2.9 refused these three */,
+      "<!DOCTYPE r [ <!ENTITY % p '&#37;q;'> %p; %r; ]>", "<!DOCTYPE r [ <!ENTITY % p '<!ELEMENT r ANY>'>%p;<!ELEMENT a ANY> ]>", "<!DOCTYPE r [ <!ENTITY % p ' <!-- c --><?pi x?>'> %p; %p; ]>",
+      "<!DOCTYPE r [ <!ENTITY % p '&#60;!ELEMENT r ANY>'> %p; ]>", `<!DOCTYPE r [ <!ENTITY % p '<!ENTITY &#37; q "<!ELEMENT r ANY>">'> %p; %q; ]>`,
+      "<!DOCTYPE r [ <!ENTITY % q '<!ELEMENT r ANY>'> <!ENTITY % p '&#37;q;'> %p; ]>", "<!DOCTYPE r [ <!ENTITY % p 'x'> ]>", "<!DOCTYPE r [ <!ENTITY % p SYSTEM 'y'> %p; %p; ]>",
+      `<!DOCTYPE r [ ${chain(19)} %a0; ]>`, '<!DOCTYPE r SYSTEM "x#y">',
+      '<!DOCTYPE r [ <!ELEMENT r (a,(b|c)*)+> <!ELEMENT a ((a|b)|(c|d))> <!ELEMENT b (a,(b,(c,(d|e)+)?)*)> <!ELEMENT c ((a),(b))> ]>',
+      "<!DOCTYPE r [ <!ENTITY a '&#x10FFFF;&#xFFFD;&#xE000;&#xD7FF;&#9;&#0000065;'> <!ATTLIST r a CDATA '&#x10FFFF;'> ]>",
+      '<!DOCTYPE r [ <?pi?> <?pix?> <?xml-x y?> <?xmlfoo?> <?pi ]> ?> ]>',
+    ]) {
+      assert.deepEqual(form(dt).filter((c) => c !== 'xml/doctype'), [], dt);
+    }
+  });
+
+  it('refuses, never throws, an internal subset whose check would overflow the stack, and nests groups 256 deep as libxml2 2.13', () => {
+    const form = (dt: string): string[] => codes(tokenize([`${dt}<r/>`]));
+    // A RegExp's backtracking ran out of stack on these (RangeError out of write()).
+    for (const dt of [`<!DOCTYPE r [ <!ATTLIST r a (${'x|'.repeat(4_000_000)}y) #IMPLIED> ]>`, `<!DOCTYPE r [ <!ELEMENT r ${'('.repeat(300_000)}a${')'.repeat(300_000)}> ]>`]) {
+      assert.deepEqual(form(dt), ['xml/doctype', 'xml/malformed-tag']);
+    }
+    assert.deepEqual(form(`<!DOCTYPE r [ <!ELEMENT r ${'('.repeat(256)}a${')'.repeat(256)}> ]>`), ['xml/doctype']);
+    assert.deepEqual(form(`<!DOCTYPE r [ <!ELEMENT r (a,${'('.repeat(256)}a${')'.repeat(256)})> ]>`), ['xml/doctype', 'xml/malformed-tag']);
   });
 
   it('refuses a DOCTYPE after the root element started or after another one, and CDATA outside the root (XML 1.0 [22], [28])', () => {
