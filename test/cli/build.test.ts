@@ -574,6 +574,9 @@ describe('sitemapkit build', () => {
       // --dry-run is a dry run of the whole build now (issue 23); the IndexNow options still need a key.
       [['build', site, '--base-url', BASE, '--endpoint', 'https://e.com/indexnow'], /go with --indexnow-key/],
       [['build', site, '--base-url', BASE, '--indexnow-key', 'short'], /--key/],
+      // An empty value of a repeatable option: picomatch's own words named no option; '' read the working folder as a source map.
+      [['build', site, '--base-url', BASE, '--exclude', ''], /^sitemapkit build: --exclude needs a value: GLOB\n/],
+      [['build', site, '--base-url', BASE, '--source-map', ' '], /^sitemapkit build: --source-map needs a value: FILE\|RULE\n/],
     ];
     for (const [argv, message] of cases) {
       const result = await runCli(argv, { cwd: site });

@@ -19,6 +19,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     const count = args.positionals.length;
     if (count !== 1) throw new UsageError(count === 0 ? "give the built site's folder: sitemapkit build DIR --base-url URL" : 'give one site folder');
     if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
+    // A repeatable option's values are the command's to check (command.ts): '' is no glob and no file.
+    for (const [name, value] of [['exclude', 'GLOB'], ['source-map', 'FILE|RULE']]) if (args.list(name as string).some((v) => v.trim() === '')) throw new UsageError(`--${name} needs a value: ${value}`);
     const settings = {
       ...setOutputOptions(args),
       trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
