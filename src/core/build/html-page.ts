@@ -513,8 +513,9 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
         urls = this.link();
         break;
       case 'base':
-        // HTML standard §4.2.3: the first base element with an href sets the document base URL.
-        if (this.baseHref === undefined) this.baseHref = this.attr('href');
+        // HTML standard §4.2.3: the first base element with an href sets the document base URL; one in
+        // a <template> is no part of the document, one in a <noscript> no element once scripts run.
+        if (this.baseHref === undefined && !this.inert) this.baseHref = this.attr('href');
         break;
       case 'img':
         urls = AssetUrls.DropQuery;
