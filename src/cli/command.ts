@@ -257,6 +257,9 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
 }
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+// A whole number, its thousands grouped by `_` or `,` or not (52,428,800): `1,5` is no number here.
+const COUNT = /^(?:\d{1,3}(?:[_,]\d{3})+|\d+)$/;
+const SIZE = /^(\d{1,3}(?:[_,]\d{3})+|\d+)(?:([kmg])(?:i?b)?)?$/i;
 
 function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
   const value = raw.trim();
@@ -271,13 +274,13 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       if (!(option.choices ?? []).includes(value)) throw new UsageError(`${spelled} must be one of ${(option.choices ?? []).join(', ')}, got ${JSON.stringify(raw)}`);
       return value;
     case 'size': {
-      const m = /^(\d+)(?:([kmg])(?:i?b)?)?$/i.exec(value);
-      const n = m === null ? NaN : Number(m[1]) * (UNITS[(m[2] ?? '').toLowerCase()] as number);
+      const m = SIZE.exec(value);
+      const n = m === null ? NaN : Number((m[1] as string).replace(/[_,]/g, '')) * (UNITS[(m[2] ?? '').toLowerCase()] as number);
       if (!Number.isSafeInteger(n) || n < 1) bad();
       return n;
     }
     case 'count': {
-      if (!/^\d+(?:[_,]\d+)*$/.test(value)) bad();
+      if (!COUNT.test(value)) bad();
       const n = Number(value.replace(/[_,]/g, ''));
       if (!Number.isSafeInteger(n) || n < (option.min ?? 1) || (option.max !== undefined && n > option.max)) bad();
       return n;
@@ -334,7 +337,8 @@ export function closestName(wanted: string, names: readonly string[]): string | 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of names) {
-    const d = editDistance(wanted, name);
+    // Names are lower case: --BASE-URL is a typo of --base-url too.
+    const d = editDistance(wanted.toLowerCase(), name);
     if (d < bestDistance) {
       best = name;
       bestDistance = d;

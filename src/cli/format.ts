@@ -45,11 +45,12 @@ export function width(text: string): number {
   // Printable ASCII, the usual case: one column each (a report of a million rows measures four million strings).
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let columns = 0;
-  for (const char of text) {
-    if (ZERO_WIDTH.test(char)) continue;
-    columns += WIDE.test(char) ? 2 : 1;
-  }
+  for (const char of text) columns += charWidth(char);
   return columns;
+}
+
+function charWidth(char: string): number {
+  return ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -64,7 +65,7 @@ export function fit(text: string, columns: number): string {
   let out = '';
   let used = 0;
   for (const char of text) {
-    const w = ZERO_WIDTH.test(char) ? 0 : WIDE.test(char) ? 2 : 1;
+    const w = charWidth(char);
     if (used + w > columns - 1) break;
     out += char;
     used += w;

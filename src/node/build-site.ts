@@ -552,20 +552,13 @@ const MAX_OWN_INDEX_BYTES = 120 * 1024 * 1024;
  */
 async function foreignSitemap(outDir: string, state: BuildState, indexName: string): Promise<string | undefined> {
   const path = join(outDir, indexName);
-  let info;
-  try {
-    info = await stat(path);
-  } catch {
-    return undefined;
-  }
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) return undefined;
   if (!info.isFile()) return 'it is not a file';
   if (info.size > MAX_OWN_INDEX_BYTES) return `a file of ${info.size} bytes`;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
+  const text = await readFile(path, 'utf8').catch((error: unknown) => {
     throw new SitemapError('ERR_SITEMAP_WRITE', `cannot read ${path} to tell whether sitemapkit wrote it: ${ioErrorReason(error)}`);
-  }
+  });
   const recorded = state.indexName === indexName ? state.files.get(indexName) : undefined;
   if (recorded !== undefined && recorded.hash === sha256(text)) return undefined;
   const locs = [...text.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((match) => match[1] as string);
@@ -585,12 +578,9 @@ function directoryUrl(input: string): string {
 }
 
 async function requireDirectory(dir: string): Promise<void> {
-  let info;
-  try {
-    info = await stat(dir);
-  } catch (error) {
+  const info = await stat(dir).catch((error: unknown) => {
     throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the site folder ${dir}: ${ioErrorReason(error)}`);
-  }
+  });
   if (!info.isDirectory()) throw new SitemapError('ERR_SITEMAP_INPUT', `${dir} is not a folder; give the built site's output folder`);
 }
 
@@ -681,13 +671,10 @@ function changedLastmod(sourceTime: number | undefined, previous: string | undef
 
 /** Reads a source map: a JSON object `{ "page path in the folder": "source file", … }`, sources relative to the map file. */
 export async function readSourceMap(path: string): Promise<Map<string, string>> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
+  const data: unknown = await readFile(path, 'utf8').then(JSON.parse).catch((error: unknown) => {
     const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : ioErrorReason(error);
     throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the source map ${path}: ${why}`);
-  }
+  });
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new SitemapError('ERR_SITEMAP_INPUT', `the source map ${path} must be a JSON object mapping page paths to source files`);
   }

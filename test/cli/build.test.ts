@@ -368,6 +368,15 @@ describe('sitemapkit build', () => {
     assert.match(stderr, /^caf\\xE9\.html: warning build\/name-not-utf8 left out: its name is not UTF-8/m);
   });
 
+  it('a page name with control characters is escaped in the summary, as on standard error: no escape reaches the terminal, no line is broken', { skip: process.platform === 'win32' ? 'no control characters in Windows file names' : false }, async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page(), 'red\x1b[31m\nx.html': page({ head: '<meta name="robots" content="noindex">' }) });
+    const result = await runCli(['build', site, '--base-url', BASE, '--dry-run', '-v', '--initial-lastmod', 'none'], { cwd: site });
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(!result.stdout.includes('\x1b'), result.stdout);
+    assert.match(result.stdout, /^ {4}left out red\\u001b\[31m\\nx\.html: noindex$/m);
+  });
+
   it('a folder that cannot be read stops the build with a message naming it (exit 2), not a raw EACCES', { skip: process.getuid?.() === 0 ? 'root reads any folder' : false }, async () => {
     const site = tempDir('sitemapkit-build-');
     writeSite(site, { 'index.html': page(), 'locked/index.html': page() });
@@ -574,6 +583,9 @@ describe('sitemapkit build', () => {
       // --dry-run is a dry run of the whole build now (issue 23); the IndexNow options still need a key.
       [['build', site, '--base-url', BASE, '--endpoint', 'https://e.com/indexnow'], /go with --indexnow-key/],
       [['build', site, '--base-url', BASE, '--indexnow-key', 'short'], /--key/],
+      // An empty value of a repeatable option: picomatch's own words named no option; '' read the working folder as a source map.
+      [['build', site, '--base-url', BASE, '--exclude', ''], /^sitemapkit build: --exclude needs a value: GLOB\n/],
+      [['build', site, '--base-url', BASE, '--source-map', ' '], /^sitemapkit build: --source-map needs a value: FILE\|RULE\n/],
     ];
     for (const [argv, message] of cases) {
       const result = await runCli(argv, { cwd: site });

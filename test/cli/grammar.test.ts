@@ -107,6 +107,12 @@ test('sizes take K, M, G and counts never do, in every command', () => {
   }
   assert.equal(parseCommand(READ, ['--max-entries', '50_000']).number('max-entries'), 50_000);
   assert.equal(parseCommand(READ, ['--max-entries', '1,000,000']).number('max-entries'), 1_000_000);
+  // A size groups its digits as a count does: the protocol's 52,428,800 bytes, as the docs write it.
+  assert.equal(parseCommand(READ, ['--max-bytes', '52,428,800']).number('max-bytes'), 52_428_800);
+  assert.equal(parseCommand(READ, ['--max-bytes', '50_000K']).number('max-bytes'), 50_000 * 1024);
+  // A comma groups thousands: a decimal comma is no number, not 15M or 15 entries.
+  assert.throws(() => parseCommand(READ, ['--max-bytes', '1,5M']), /needs a whole number above 0/);
+  assert.throws(() => parseCommand(READ, ['--max-entries', '1,5']), /needs a whole number above 0/);
 });
 
 test('read --max-nesting 2K and --max-entries 2K are refused; generate --max-bytes 1M and validate --location still work', async () => {
@@ -138,6 +144,8 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['generate', 'u.txt', '--max-byte', '1M'], 'unknown option --max-byte; did you mean --max-bytes?'],
     [['validate', 'u.txt', '--folow'], 'unknown option --folow; did you mean --follow?'],
     [['discover', 'https://e.com/', '--alow-private'], 'unknown option --alow-private; did you mean --allow-private?'],
+    // Options are lower case: one typed in capitals is still suggested.
+    [['build', 'site', '--BASE-URL', 'https://e.com/'], 'unknown option --BASE-URL; did you mean --base-url?'],
     [['read', 'u.txt', '--frobnicate'], 'unknown option --frobnicate'],
     [['read', 'u.txt', '-x'], 'unknown option -x'],
     [['read', 'u.txt', '--format'], '--format needs a value: one of jsonl, csv, tsv, urls'],

@@ -6,7 +6,7 @@ import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.
 import { SitemapError } from '../../core/errors.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
 import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
-import { formatBytes, formatCount, formatDuration, plural } from '../format.js';
+import { formatBytes, formatCount, formatDuration, plural, printable } from '../format.js';
 import { UsageError, fatalFailure, setOutputOptions } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { BUILD } from '../declarations.js';
@@ -19,6 +19,8 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     const count = args.positionals.length;
     if (count !== 1) throw new UsageError(count === 0 ? "give the built site's folder: sitemapkit build DIR --base-url URL" : 'give one site folder');
     if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
+    // A repeatable option's values are the command's to check (command.ts): '' is no glob and no file.
+    for (const [name, value] of [['exclude', 'GLOB'], ['source-map', 'FILE|RULE']]) if (args.list(name as string).some((v) => v.trim() === '')) throw new UsageError(`--${name} needs a value: ${value}`);
     const settings = {
       ...setOutputOptions(args),
       trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
@@ -182,7 +184,7 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page)}`) : [];
   if (r.listed === 0) {
     const head = `Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`;
-    return [head, ...(dominant !== undefined ? [`  ${dominant}`] : []), ...leftOut, ...eachLeftOut].join('\n') + '\n';
+    return [head, ...(dominant !== undefined ? [`  ${dominant}`] : []), ...leftOut, ...eachLeftOut].map(printable).join('\n') + '\n';
   }
   const lines = [
     `${r.dryRun === true ? 'Dry run, nothing written: would list' : 'Listed'} ${plural(r.listed, 'URL')} of ${plural(r.pages, 'page')} in ${plural(children.length, 'sitemap')} and the index ${r.indexFile.name} (${r.outDir}) in ${formatDuration(r.durationMs)}.`,
@@ -198,5 +200,6 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   if (written.length < children.length) lines.push(`  files unchanged: ${formatCount(children.length - written.length)}`);
   if (verbose) for (const f of children) lines.push(`    ${f.name}: ${plural(f.urls, 'URL')}, ${formatBytes(f.bytes)}, lastmod ${f.lastmod ?? '-'} (${f.status})`);
   lines.push(...eachLeftOut, `  entry file: ${r.indexUrl} (for robots.txt: sitemapkit robots --sitemap ${r.indexUrl})`);
-  return lines.join('\n') + '\n';
+  // Page names come from the folder, whatever bytes they hold: one line each, no escape to the terminal.
+  return lines.map(printable).join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 // The report formats of `sitemapkit validate --format`: pure functions from FileReports to text.
 
-export { formatStylish, StylishWriter, STYLISH_BLOCK_ROWS, type StylishOutcome } from './stylish.js';
+export { StylishWriter, STYLISH_BLOCK_ROWS, type StylishOutcome } from './stylish.js';
 export { formatJson, type JsonReport } from './json.js';
 export { formatGithub, githubLine } from './github.js';
 export { formatSarif, type SarifOptions } from './sarif.js';

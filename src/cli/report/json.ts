@@ -16,49 +16,23 @@
 //
 // "diagnostics" hold at most 1,000 of each code, then a `diagnostics/truncated` entry; counts are exact.
 
-import type { Diagnostic, Severity } from '../../core/diagnostics.js';
-import type { SitemapFormat } from '../../core/read/types.js';
-import { summarize, type FileReport, type ValidationSummary } from '../../core/validate/types.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import { summarize, type FileReport } from '../../core/validate/types.js';
 
 const JSON_REPORT_VERSION = 1;
 
-export interface JsonReport {
-  readonly version: typeof JSON_REPORT_VERSION;
-  readonly summary: ValidationSummary;
-  readonly files: readonly JsonFileReport[];
-}
-
-interface JsonFileReport {
-  readonly file: string;
-  readonly format: SitemapFormat | null;
-  readonly entries: number;
-  readonly errors: number;
-  readonly warnings: number;
-  readonly infos: number;
-  /** Whether the sitemap schemas accept the file; null where none applies. */
-  readonly schemaValid: boolean | null;
-  readonly diagnostics: readonly JsonDiagnostic[];
-}
-
-interface JsonDiagnostic {
-  readonly code: string;
-  readonly severity: Severity;
-  readonly message: string;
-  readonly line: number | null;
-  readonly column: number | null;
-  readonly hint?: string;
-}
+/** The document's type, as the header above draws it. */
+export type JsonReport = ReturnType<typeof jsonReport>;
 
 export function formatJson(reports: readonly FileReport[]): string {
-  const document: JsonReport = {
-    version: JSON_REPORT_VERSION,
-    summary: summarize(reports),
-    files: reports.map(fileReport),
-  };
-  return JSON.stringify(document, null, 2) + '\n';
+  return JSON.stringify(jsonReport(reports), null, 2) + '\n';
 }
 
-function fileReport(report: FileReport): JsonFileReport {
+function jsonReport(reports: readonly FileReport[]) {
+  return { version: JSON_REPORT_VERSION as typeof JSON_REPORT_VERSION, summary: summarize(reports), files: reports.map(fileReport) };
+}
+
+function fileReport(report: FileReport) {
   const { errors, warnings, infos } = summarize([report]);
   return {
     file: report.file,
@@ -72,7 +46,7 @@ function fileReport(report: FileReport): JsonFileReport {
   };
 }
 
-function diagnostic(d: Diagnostic): JsonDiagnostic {
+function diagnostic(d: Diagnostic) {
   return {
     code: d.code,
     severity: d.severity,

@@ -73,9 +73,9 @@ function sarifResult(d: Diagnostic, uri: string, ruleIndex: number): object {
   };
 }
 
-/** A URL as it is; a path as a URI reference, relative (code scanning resolves it) or a `file:` URI. */
+/** A URL serialised (a URI: no space, no raw non-ASCII); a path as a URI reference, relative (code scanning resolves it) or a `file:` URI. */
 export function artifactUri(file: string): string {
-  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) return file;
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file) && URL.canParse(file)) return new URL(file).href;
   const path = file.replace(/\\/g, '/');
   const encoded = (p: string): string => p.split('/').map(encodeURIComponent).join('/');
   if (/^[a-z]:\//i.test(path)) return `file:///${path.slice(0, 2)}${encoded(path.slice(2))}`;

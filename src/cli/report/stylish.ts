@@ -37,18 +37,6 @@ type Style = keyof typeof SGR;
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
 
-export function formatStylish(reports: readonly FileReport[], options: StylishOptions): string {
-  let text = '';
-  const writer = new StylishWriter({ write: (chunk) => (text += chunk) }, options);
-  for (const report of reports) {
-    writer.startFile(report.file);
-    for (const d of report.diagnostics) writer.diagnostic(d);
-    writer.endFile(report.schemaValid);
-  }
-  writer.end(reports);
-  return text;
-}
-
 /** Rows aligned (and sorted) together at most, so that memory does not grow with the problems. */
 export const STYLISH_BLOCK_ROWS = 10_000;
 

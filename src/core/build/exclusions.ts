@@ -37,10 +37,6 @@ function mostCommon<T>(values: readonly (T | undefined)[]): [T, number] | undefi
 
 /** `https://example.org:8443/a/b` → `https://example.org:8443/`; undefined for what is no URL. */
 function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.origin === 'null' ? undefined : `${parsed.origin}/`;
-  } catch {
-    return undefined;
-  }
+  const origin = URL.canParse(url) ? new URL(url).origin : 'null';
+  return origin === 'null' ? undefined : `${origin}/`;
 }

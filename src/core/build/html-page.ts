@@ -323,7 +323,7 @@ abstract class TagReader {
   private attrName = '';
   private attrValue = '';
 
-  constructor(protected readonly html: string) {}
+  constructor(protected html: string) {}
 
   protected abstract startTag(selfClosing: boolean): void;
 
@@ -513,8 +513,9 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
         urls = this.link();
         break;
       case 'base':
-        // HTML standard §4.2.3: the first base element with an href sets the document base URL.
-        if (this.baseHref === undefined) this.baseHref = this.attr('href');
+        // HTML standard §4.2.3: the first base element with an href sets the document base URL; one in
+        // a <template> is no part of the document, one in a <noscript> no element once scripts run.
+        if (this.baseHref === undefined && !this.inert) this.baseHref = this.attr('href');
         break;
       case 'img':
         urls = AssetUrls.DropQuery;
@@ -726,8 +727,7 @@ export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  // One character per byte, lowercased: the prescan compares bytes ASCII-lowercased, and labels are ASCII.
-  return new EncodingPrescan(SINGLE_BYTE.decode(bytes.subarray(0, prescanBytes)).toLowerCase()).encoding ?? 'utf-8';
+  return new EncodingPrescan(bytes, Math.min(prescanBytes, bytes.length)).encoding ?? 'utf-8';
 }
 
 const SINGLE_BYTE = new TextDecoder('latin1');
@@ -742,9 +742,15 @@ class EncodingPrescan extends TagReader implements TokenizerCallbacks {
   // Entities stay as written: the prescan reads bytes.
   private readonly tokenizer = new Tokenizer({ decodeEntities: false }, this);
 
-  constructor(head: string) {
-    super(head);
-    this.tokenizer.write(head);
+  constructor(bytes: Uint8Array, end: number) {
+    super('');
+    // In growing steps, as decoding costs per byte and a declaration usually comes first. One
+    // character per byte, lowercased: the prescan compares bytes ASCII-lowercased, and labels are ASCII.
+    for (let at = 0, step = 256; at < end && this.encoding === undefined; at += step, step *= 2) {
+      const chunk = SINGLE_BYTE.decode(bytes.subarray(at, Math.min(end, at + step))).toLowerCase();
+      this.html += chunk;
+      this.tokenizer.write(chunk);
+    }
     this.tokenizer.end();
   }
 

@@ -7,16 +7,8 @@ import { pathInside } from '../io-errors.js';
 
 /** The top of the git work tree holding `dir`, or undefined when there is none (or no git). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
-  const { spawn } = await import('node:child_process');
-  const top = await new Promise<string | undefined>((done) => {
-    const child = spawn('git', ['-C', dir, 'rev-parse', '--show-toplevel'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => (out += chunk));
-    child.on('error', () => done(undefined));
-    child.on('close', (code) => done(code === 0 ? out.trim() : undefined));
-  });
-  return top === '' ? undefined : top;
+  const { execFile } = await import('node:child_process');
+  return new Promise((done) => execFile('git', ['-C', dir, 'rev-parse', '--show-toplevel'], (error, out) => done(error === null && out.trim() !== '' ? out.trim() : undefined)));
 }
 
 /** For each of `paths` git has a commit for in the work tree at `top`: the commit time in epoch milliseconds. */

@@ -133,6 +133,8 @@ describe('formatSarif', () => {
     assert.equal(artifactUri('/srv/www/sitemap.xml'), 'file:///srv/www/sitemap.xml');
     assert.equal(artifactUri('C:\\Users\\me\\sitemap.xml'), 'file:///C:/Users/me/sitemap.xml');
     assert.equal(artifactUri('http://example.com/a%20b.xml?x=1#top'), 'http://example.com/a%20b.xml?x=1#top');
+    // A URL as typed is no URI until serialised: a space, an IRI's ü, a scheme in capitals.
+    assert.equal(artifactUri('HTTPS://Example.com/a b/ü.xml'), 'https://example.com/a%20b/%C3%BC.xml');
   });
 
   it('is a valid empty run when clean', () => {

@@ -1,8 +1,22 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatStylish } from '../../../src/cli/report/index.js';
+import { StylishWriter } from '../../../src/cli/report/index.js';
+import type { StylishOptions } from '../../../src/cli/report/stylish.js';
 import { CLEAN_REPORTS, REPORTS } from './fixtures.js';
 import type { FileReport } from '../../../src/core/validate/types.js';
+
+/** The whole report of `reports` as one string, written as validate writes it. */
+function formatStylish(reports: readonly FileReport[], options: StylishOptions): string {
+  let text = '';
+  const writer = new StylishWriter({ write: (chunk) => (text += chunk) }, options);
+  for (const report of reports) {
+    writer.startFile(report.file);
+    for (const d of report.diagnostics) writer.diagnostic(d);
+    writer.endFile(report.schemaValid);
+  }
+  writer.end(reports);
+  return text;
+}
 
 const ESC = '\u001b';
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');

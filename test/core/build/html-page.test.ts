@@ -226,6 +226,13 @@ describe('scanHtmlPage: canonical', () => {
     assert.equal(scan(page('<template><meta http-equiv="refresh" content="0; url=/inert"></template>')).refresh, undefined);
     assert.equal(scan(page('<template><div>card</div></template><link rel="canonical" href="/kept">')).canonical, 'https://www.example.com/kept');
   });
+
+  it('a <base> in a <template> or a <noscript> sets no base URL: the canonical resolves against the page', () => {
+    for (const inert of ['template', 'noscript']) {
+      const facts = scan(page(`<${inert}><base href="https://cdn.example.net/"></${inert}><link rel="canonical" href="/kept"><meta http-equiv="refresh" content="0; url=/next">`));
+      assert.deepEqual([facts.canonical, facts.refresh], ['https://www.example.com/kept', 'https://www.example.com/next'], inert);
+    }
+  });
 });
 
 describe('scanHtmlPage: hreflang alternates', () => {
