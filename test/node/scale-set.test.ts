@@ -134,6 +134,19 @@ test('generate --shards writes a URL once however its escapes are spelt (%c3%bc,
   assert.equal(JSON.parse(readFileSync(join(dir, 'sharded', 'sitemap-shard-0-of-16.json'), 'utf8')).layout, 3);
 });
 
+test('generate --shards with a byte limit of a URL or two a file writes every URL, as generate without shards does (no hash split meets such limits)', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), Array.from({ length: 800 }, (_, i) => `${BASE}p/page-${i}`).join('\n') + '\n');
+  for (const [out, shards] of [['plain', []], ['sharded', ['--shards', '1']]] as const) {
+    const run = await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', out, '--max-bytes', '450', '--quiet', ...shards], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+  }
+  const set = published(join(dir, 'sharded'));
+  for (const [name, text] of set) if (name !== 'sitemap.xml') assert.ok(Buffer.byteLength(text) <= 450, `${name}: ${Buffer.byteLength(text)} bytes`);
+  assert.deepEqual(locsOf(set), locsOf(published(join(dir, 'plain'))));
+  assert.equal(locsOf(set).length, 800);
+});
+
 test('apply changes a URL however its escapes are spelt, as the set placed and wrote it once: an upsert replaces it, a delete removes it', async () => {
   const dir = tempDir();
   await generate(dir, [{ loc: `${BASE}caf%c3%a9/a`, lastmod: '2024-01-01' }, { loc: `${BASE}caf%c3%a9/b` }, { loc: `${BASE}x` }], 'out');

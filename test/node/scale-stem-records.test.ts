@@ -51,7 +51,8 @@ test('layOutRecords: the children of layOutStems, byte for byte (lastmods, image
       ...(i % 2 === 0 ? { images: [{ loc: `${BASE}img/${i}.jpg` }] } : {}),
     }));
   }
-  for (const maxUrls of [50_000, 600, 33]) {
+  // 1: limits no hash split can meet (a file a URL): the entries in their order, a part each.
+  for (const maxUrls of [50_000, 600, 33, 1]) {
     compare(entries, maxUrls);
     compare(entries, maxUrls, true);
   }

@@ -2,7 +2,7 @@
 // a few typed-array numbers per record, not ~2.5 KB of objects per URL (a 25,000-URL stem took a worker
 // past 250 MB). The same bytes as layOutStems with `byHash` (core/build/stable-set.ts).
 
-import { bucketCount, bucketOf, childFileName } from '../../core/build/partition.js';
+import { childFileName, childParts } from '../../core/build/partition.js';
 import { childFrame, FOOTER, rootStart, urlHash } from '../../core/build/stable-set.js';
 import { NS_NEWS } from '../../core/write/url-entry.js';
 import { dedupeKey } from '../../core/url.js';
@@ -49,9 +49,8 @@ export function layOutRecords(stem: string, records: Buffer, options: { limits: 
   const { declaration, sizing } = childFrame(options);
   const news = kept.map((i) => ((fields.namespaces[i] as number) & NS_NEWS) !== 0);
   const fitsOne = kept.length <= sizing.maxUrls && bytes + sizing.overheadBytes <= sizing.maxBytes && news.filter(Boolean).length <= (sizing.maxNews as number);
-  const count = fitsOne ? 1 : bucketCount(kept.map(loc), kept.map((i) => xmlBytes(fields, i)), sizing, 1, news);
-  const groups: number[][] = count === 1 ? [kept] : Array.from({ length: count }, () => []);
-  if (count > 1) for (const i of kept) (groups[bucketOf(loc(i), count)] as number[]).push(i);
+  const groups = fitsOne ? [kept] : childParts(kept.map(loc), kept.map((i) => xmlBytes(fields, i)), sizing, 1, news, true).map((part) => part.map((k) => kept[k] as number));
+  const count = groups.length;
   const children: RecordChild[] = [];
   groups.forEach((group, bucket) => {
     if (group.length === 0) return;
