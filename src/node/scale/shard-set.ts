@@ -272,7 +272,7 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
     const items = await (next ?? load(stem));
     next = next instanceof Promise ? readAhead(i + 1) : undefined;
     const layout = { limits: settings.limits, gzip: settings.gzip, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) };
-    const laid = Buffer.isBuffer(items) ? layOutRecords(stem, items, layout) : layOutStems(new Map([[stem, items]]), { ...layout, byHash: true });
+    const laid = Buffer.isBuffer(items) ? await layOutRecords(stem, items, layout) : layOutStems(new Map([[stem, items]]), { ...layout, byHash: true });
     duplicates += laid.duplicates;
     const written: Promise<number>[] = [];
     for (const child of laid.children) {
