@@ -82,7 +82,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
     const counts = { upserts: 0, deletes: 0, rejected: 0 };
     const plan = new Spill((stem) => output.path(`changes-${stem}`), PLAN_PENDING);
-    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onInvalid, counts)) plan.add(stem, stem, loc, item);
+    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onInvalid, counts)) plan.add(stem, loc, item);
     // On disk before pass 2: the records still waiting would stay live until their child's turn.
     plan.flush();
     const { files: published, perIndex } = await readPublishedIndex(settings);

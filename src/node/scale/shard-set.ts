@@ -168,7 +168,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
       const placed = admit(entry, options, (admitted) => placedEntry(serializer, settings, admitted));
       if (placed === null) rejected++;
       else if (placed?.bucket !== options.shard) otherShards++;
-      else spill.add(placed.child, placed.child, placed.item.loc, placed.item);
+      else spill.add(placed.child, placed.item.loc, placed.item);
     }
     const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output });
     return { ...manifest, otherShards, rejected };
