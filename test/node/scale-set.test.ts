@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, readlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync, lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -232,6 +232,20 @@ test('apply rewrites only the children of the changed URLs, and the set equals a
   // The manifests follow the published set.
   const listed = [0, 1, 2, 3].flatMap((s) => JSON.parse(readFileSync(join(out, `sitemap-shard-${s}-of-4.json`), 'utf8')).files.map((f: { name: string }) => f.name)).sort();
   assert.deepEqual(listed, [...published(out).keys()].filter((n) => n !== 'sitemap.xml').sort());
+});
+
+test('apply on a set one of whose children went missing refuses, naming it, and publishes nothing: an index never names a missing child (as index checks)', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ shoes: 20, hats: 20 }), 'out');
+  const out = join(dir, 'out');
+  const lost = readdirSync(out).find((f) => f.startsWith('sitemap-hats.')) as string;
+  rmSync(join(out, lost));
+  const index = readFileSync(join(out, 'sitemap.xml'));
+  writeFileSync(join(dir, 'changes.jsonl'), JSON.stringify({ op: 'upsert', loc: '/shoes/item-1', lastmod: '2026-01-01' }) + '\n');
+  const result = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, new RegExp(`${lost.replace(/\./g, '\\.')}, a child the index names, is missing`));
+  assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), index);
 });
 
 test('apply: deleting every URL of a child removes its file; a bad line is reported and skipped', async () => {
