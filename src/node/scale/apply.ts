@@ -93,13 +93,8 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
       if (list === undefined) byStem.set(file.child, [file.name]);
       else list.push(file.name);
     }
-    const touched = plan.keys();
-    const touchedSet = new Set(touched);
-    // An index never names a missing child (as index checks): one lost since the set was published is said, not published again.
-    for (const file of published) {
-      if (!touchedSet.has(file.child) && (await lstat(join(settings.outDir, file.name)).catch(() => undefined)) === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, a child the index names, is missing from ${settings.outDir}: write the set again`);
-    }
     // Pass 2: each touched child read back, changed, written under the name of its content.
+    const touched = plan.keys();
     const { files: written, placed } = await stageChildren(
       output,
       touched,
@@ -110,6 +105,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
       },
       settings,
     );
+    const touchedSet = new Set(touched);
     const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
     const manifests = await updatedManifests(settings, touchedSet, written);
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, { maxSitemapsPerIndex: options.maxSitemapsPerIndex ?? perIndex, manifests });
@@ -261,6 +257,10 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
       },
     });
     if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `the index ${path} cannot be read whole: ${summary.diagnostics[0]?.message ?? 'errors'}`);
+  }
+  // An index never names a missing child (as index checks): one lost since the set was published is said, not published again.
+  for (const file of files) {
+    if ((await lstat(join(outDir, file.name)).catch(() => undefined)) === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, a child the index names, is missing from ${outDir}: write the set again`);
   }
   return { files, ...(perIndex !== undefined ? { perIndex } : {}) };
 }
