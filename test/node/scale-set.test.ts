@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, readlinkSync, statSync, writeFileSync, lstatSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync, lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +134,19 @@ test('generate --shards writes a URL once however its escapes are spelt (%c3%bc,
   assert.equal(JSON.parse(readFileSync(join(dir, 'sharded', 'sitemap-shard-0-of-16.json'), 'utf8')).layout, 3);
 });
 
+test('generate --shards with a byte limit of a URL or two a file writes every URL, as generate without shards does (no hash split meets such limits)', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), Array.from({ length: 800 }, (_, i) => `${BASE}p/page-${i}`).join('\n') + '\n');
+  for (const [out, shards] of [['plain', []], ['sharded', ['--shards', '1']]] as const) {
+    const run = await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', out, '--max-bytes', '450', '--quiet', ...shards], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+  }
+  const set = published(join(dir, 'sharded'));
+  for (const [name, text] of set) if (name !== 'sitemap.xml') assert.ok(Buffer.byteLength(text) <= 450, `${name}: ${Buffer.byteLength(text)} bytes`);
+  assert.deepEqual(locsOf(set), locsOf(published(join(dir, 'plain'))));
+  assert.equal(locsOf(set).length, 800);
+});
+
 test('apply changes a URL however its escapes are spelt, as the set placed and wrote it once: an upsert replaces it, a delete removes it', async () => {
   const dir = tempDir();
   await generate(dir, [{ loc: `${BASE}caf%c3%a9/a`, lastmod: '2024-01-01' }, { loc: `${BASE}caf%c3%a9/b` }, { loc: `${BASE}x` }], 'out');
@@ -219,6 +232,20 @@ test('apply rewrites only the children of the changed URLs, and the set equals a
   // The manifests follow the published set.
   const listed = [0, 1, 2, 3].flatMap((s) => JSON.parse(readFileSync(join(out, `sitemap-shard-${s}-of-4.json`), 'utf8')).files.map((f: { name: string }) => f.name)).sort();
   assert.deepEqual(listed, [...published(out).keys()].filter((n) => n !== 'sitemap.xml').sort());
+});
+
+test('apply on a set one of whose children went missing refuses, naming it, and publishes nothing: an index never names a missing child (as index checks)', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ shoes: 20, hats: 20 }), 'out');
+  const out = join(dir, 'out');
+  const lost = readdirSync(out).find((f) => f.startsWith('sitemap-hats.')) as string;
+  rmSync(join(out, lost));
+  const index = readFileSync(join(out, 'sitemap.xml'));
+  writeFileSync(join(dir, 'changes.jsonl'), JSON.stringify({ op: 'upsert', loc: '/shoes/item-1', lastmod: '2026-01-01' }) + '\n');
+  const result = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, new RegExp(`${lost.replace(/\./g, '\\.')}, a child the index names, is missing`));
+  assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), index);
 });
 
 test('apply: deleting every URL of a child removes its file; a bad line is reported and skipped', async () => {

@@ -30,7 +30,7 @@ for (const maxPending of [1, 300, 1 << 30]) {
       const key = `sitemap-s${i % 3}.${i % 2}`;
       const loc = `https://www.example.com/s${i % 3}/p?a=${i}&b=ü`;
       const value = i % 7 === 3 ? null : item(loc, i);
-      spill.add(key, key, loc, value);
+      spill.add(key, loc, value);
       const list = expected.get(key) ?? [];
       list.push({ stem: key, loc, item: value });
       expected.set(key, list);
@@ -50,9 +50,9 @@ for (const maxPending of [1, 300, 1 << 30]) {
 test('flush puts every waiting record on disk; they come back in order from there', () => {
   const dir = tempDir();
   const spill = new Spill((key) => join(dir, `k-${key}`), 1 << 30);
-  spill.add('a', 'a', 'https://www.example.com/1', item('https://www.example.com/1', 1));
-  spill.add('b', 'b', 'https://www.example.com/2', null);
-  spill.add('a', 'a', 'https://www.example.com/3', item('https://www.example.com/3', 2));
+  spill.add('a', 'https://www.example.com/1', item('https://www.example.com/1', 1));
+  spill.add('b', 'https://www.example.com/2', null);
+  spill.add('a', 'https://www.example.com/3', item('https://www.example.com/3', 2));
   assert.deepEqual(readdirSync(dir), []);
   spill.flush();
   assert.deepEqual(readdirSync(dir).sort(), ['k-a', 'k-b']);

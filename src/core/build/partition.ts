@@ -78,10 +78,10 @@ export interface BucketSizing {
 /**
  * How many buckets a section needs: the previous count while every bucket fits the limits, else doubled
  * until each does; halved only below a quarter of capacity, so one page at the boundary never flips it.
- * `sizes` are the byte sizes of `urls`, `news` whether each carries `<news:news>`.
+ * `sizes` are the byte sizes of `urls`, `news` whether each carries `<news:news>`. With `inOrder`, 0
+ * once a split would need more buckets than URLs (limits of a URL or two a file): see childParts.
  */
-
-export function bucketCount(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1, news: readonly boolean[] = []): number {
+export function bucketCount(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1, news: readonly boolean[] = [], inOrder = false): number {
   let buckets = Math.max(1, previous);
   const bytes = sizes.reduce((sum, size) => sum + size, 0);
   const capacityBytes = Math.max(1, sizing.maxBytes - sizing.overheadBytes);
@@ -89,6 +89,7 @@ export function bucketCount(urls: readonly string[], sizes: readonly number[], s
     buckets /= 2;
   }
   while (!fits(urls, sizes, news, sizing, buckets)) {
+    if (inOrder && buckets >= urls.length) return 0;
     if (buckets >= 1 << 20) {
       const limits = `${sizing.maxUrls} URL(s) and ${sizing.maxBytes} bytes a file`;
       throw new SitemapError('ERR_SITEMAP_OPTION', `the ${urls.length} URLs of the section of ${urls[0]} cannot be split by their hash into files within ${limits}: raise the limits`);
@@ -96,6 +97,37 @@ export function bucketCount(urls: readonly string[], sizes: readonly number[], s
     buckets *= 2;
   }
   return buckets;
+}
+
+/**
+ * The entries of each file of a child (indices into `urls`, by bucket). A sharded child (`inOrder`: its
+ * entries in hash order) whose limits no hash split meets is cut in runs of that order, each as long as
+ * the limits allow: the same entries still give the same files.
+ */
+export function childParts(urls: readonly string[], sizes: readonly number[], sizing: BucketSizing, previous = 1, news: readonly boolean[] = [], inOrder = false): number[][] {
+  const count = bucketCount(urls, sizes, sizing, previous, news, inOrder);
+  const groups: number[][] = Array.from({ length: Math.max(count, 1) }, () => []);
+  if (count > 0) {
+    for (let i = 0; i < urls.length; i++) (groups[bucketOf(urls[i] as string, count)] as number[]).push(i);
+    return groups;
+  }
+  let bytes = sizing.overheadBytes;
+  let newsCount = 0;
+  for (let i = 0; i < urls.length; i++) {
+    const size = sizes[i] as number;
+    const isNews = news[i] === true ? 1 : 0;
+    if (sizing.overheadBytes + size > sizing.maxBytes) throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${sizing.maxBytes} leaves no room for ${urls[i]}: its <url> takes ${size} bytes and a file's start and end ${sizing.overheadBytes}`);
+    let group = groups[groups.length - 1] as number[];
+    if (group.length === sizing.maxUrls || bytes + size > sizing.maxBytes || newsCount + isNews > (sizing.maxNews ?? Infinity)) {
+      groups.push((group = []));
+      bytes = sizing.overheadBytes;
+      newsCount = 0;
+    }
+    group.push(i);
+    bytes += size;
+    newsCount += isNews;
+  }
+  return groups;
 }
 
 function fits(urls: readonly string[], sizes: readonly number[], news: readonly boolean[], sizing: BucketSizing, buckets: number): boolean {

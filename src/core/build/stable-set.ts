@@ -8,7 +8,7 @@ import { dedupeKey, scopeOf } from '../url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS, NS_NEWS } from '../write/url-entry.js';
 import { FOOTER, rootStart, xmlDeclaration } from '../write/sitemap-set-writer.js';
 import { utf8Length } from '../write/utf8.js';
-import { bucketCount, bucketOf, childFileName, ownSections, sectionFileStem, type BucketSizing } from './partition.js';
+import { childFileName, childParts, ownSections, sectionFileStem, type BucketSizing } from './partition.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { definedOnly } from '../defined-only.js';
 
@@ -116,16 +116,17 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
     // The sort is stable: of one URL given twice, the first given is kept.
     const items = sorted.filter((item, i) => i === 0 || item.loc !== (sorted[i - 1] as Serialized).loc);
     duplicates += given.length - items.length;
-    const count = bucketCount(
+    const parts = childParts(
       items.map((item) => item.loc),
       items.map((item) => item.bytes),
       sizing,
       options.previousBuckets?.get(stem) ?? 1,
       items.map((item) => (item.namespaces & NS_NEWS) !== 0),
+      options.byHash,
     );
+    const count = parts.length;
     buckets.set(stem, count);
-    const groups: Serialized[][] = Array.from({ length: count }, () => []);
-    for (const item of items) (groups[bucketOf(item.loc, count)] as Serialized[]).push(item);
+    const groups = parts.map((part) => part.map((i) => items[i] as Serialized));
     groups.forEach((group, bucket) => {
       if (group.length === 0) return;
       let namespaces = 0;

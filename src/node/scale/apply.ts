@@ -82,7 +82,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
     const counts = { upserts: 0, deletes: 0, rejected: 0 };
     const plan = new Spill((stem) => output.path(`changes-${stem}`), PLAN_PENDING);
-    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onInvalid, counts)) plan.add(stem, stem, loc, item);
+    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onInvalid, counts)) plan.add(stem, loc, item);
     // On disk before pass 2: the records still waiting would stay live until their child's turn.
     plan.flush();
     const { files: published, perIndex } = await readPublishedIndex(settings);
@@ -257,6 +257,10 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
       },
     });
     if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `the index ${path} cannot be read whole: ${summary.diagnostics[0]?.message ?? 'errors'}`);
+  }
+  // An index never names a missing child (as index checks): one lost since the set was published is said, not published again.
+  for (const file of files) {
+    if ((await lstat(join(outDir, file.name)).catch(() => undefined)) === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, a child the index names, is missing from ${outDir}: write the set again`);
   }
   return { files, ...(perIndex !== undefined ? { perIndex } : {}) };
 }

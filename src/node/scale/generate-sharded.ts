@@ -38,7 +38,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
         rejected++;
         return;
       }
-      spilled.add(placed.child, placed.child, placed.item.loc, placed.item);
+      spilled.add(placed.child, placed.item.loc, placed.item);
       urls++;
     };
     let batches = 0;

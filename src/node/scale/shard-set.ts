@@ -168,7 +168,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
       const placed = admit(entry, options, (admitted) => placedEntry(serializer, settings, admitted));
       if (placed === null) rejected++;
       else if (placed?.bucket !== options.shard) otherShards++;
-      else spill.add(placed.child, placed.child, placed.item.loc, placed.item);
+      else spill.add(placed.child, placed.item.loc, placed.item);
     }
     const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output });
     return { ...manifest, otherShards, rejected };
@@ -272,7 +272,7 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
     const items = await (next ?? load(stem));
     next = next instanceof Promise ? readAhead(i + 1) : undefined;
     const layout = { limits: settings.limits, gzip: settings.gzip, ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}) };
-    const laid = Buffer.isBuffer(items) ? layOutRecords(stem, items, layout) : layOutStems(new Map([[stem, items]]), { ...layout, byHash: true });
+    const laid = Buffer.isBuffer(items) ? await layOutRecords(stem, items, layout) : layOutStems(new Map([[stem, items]]), { ...layout, byHash: true });
     duplicates += laid.duplicates;
     const written: Promise<number>[] = [];
     for (const child of laid.children) {

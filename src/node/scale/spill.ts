@@ -33,11 +33,11 @@ export class Spill {
     private readonly maxPending = 16 * 1024 * 1024,
   ) {}
 
-  /** Sets an entry (or the deletion of `loc`) aside under `key`. */
-  add(key: string, stem: string, loc: string, item: SerializedEntry | null): void {
+  /** Sets an entry (or the deletion of `loc`) aside under its child `stem`, the key it is taken by. */
+  add(stem: string, loc: string, item: SerializedEntry | null): void {
     const record = encodeRecord(stem, loc, item);
-    const list = this.pending.get(key);
-    if (list === undefined) this.pending.set(key, [record]);
+    const list = this.pending.get(stem);
+    if (list === undefined) this.pending.set(stem, [record]);
     else list.push(record);
     this.pendingLength += record.length;
     if (this.pendingLength >= this.maxPending) this.flush();
