@@ -32,7 +32,7 @@ import { priorityTenths } from './values.js';
 import { textAfterBom } from './decode.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
-import { anyUri, DECIMAL } from '../validate/xsd-types.js';
+import { anyUri, DECIMAL, decimalWithin } from '../validate/xsd-types.js';
 import { unusableUrl } from '../url.js';
 
 /** The codes the reader itself reports (the tokenizer's are XML_TOKENIZER_CODES). */
@@ -656,13 +656,12 @@ export class XmlSitemapReader implements XmlTokenHandler {
           this.field.report('priority/invalid', `priority ${show(v)} is not a decimal number; kept as written`, 'write a number from 0.0 to 1.0, such as 0.5');
           return;
         }
-        const n = Number(v);
-        if (n < 0 || n > 1) {
+        if (!decimalWithin(v, 0, 1)) {
           this.priority = v;
           this.field.report('priority/out-of-range', `priority ${show(v)} is outside 0.0–1.0; kept as written`, 'write a number from 0.0 to 1.0');
           return;
         }
-        this.priority = n;
+        this.priority = Number(v);
         return;
       }
       default:

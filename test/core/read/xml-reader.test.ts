@@ -266,6 +266,8 @@ describe('urlset values', () => {
       ['.3', 0.3, []],
       ['1.5', '1.5', ['priority/out-of-range']],
       ['-0.1', '-0.1', ['priority/out-of-range']],
+      // Past 1.0 as a decimal (tPriority's maxInclusive), though a double rounds it to 1.
+      ['1.0000000000000001', '1.0000000000000001', ['priority/out-of-range']],
       ['high', 'high', ['priority/invalid']],
       ['0,5', '0,5', ['priority/invalid']],
       ['', '', ['priority/invalid']],
