@@ -257,11 +257,6 @@ function isAsciiChar(b: number): boolean {
 
 export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';
 
-/** Whether `text` holds the `FORMAT_SNIFF_CHARS` characters after BOM and whitespace that `sniffFormat` needs. */
-export function hasFormatWindow(text: string): boolean {
-  return text.length - skipLeading(text) >= FORMAT_SNIFF_CHARS;
-}
-
 function skipLeading(text: string): number {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   while (isAsciiWhitespace(text.charCodeAt(i))) i++;
