@@ -353,10 +353,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return this.lane === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
   }
 
-  /** Deliver a lane `<url>` as the events would have. */
-  deliverLaneUrl(entry: UrlEntry, line: number, column: number): void {
+  /** Deliver a lane `<url>` (or, `sitemap`, a `<sitemap>` of an index) as the events would have. */
+  deliverLaneEntry(entry: UrlEntry | SitemapRef, line: number, column: number, sitemap: boolean): void {
     this.beforeLaneEntry();
-    this.sink.url(entry, { line, column });
+    if (sitemap) this.sink.sitemap(entry, { line, column });
+    else this.sink.url(entry, { line, column });
   }
 
   /** Deliver `count` lane `<url>`s at once (ReaderSink.urlRun): how many the sink took, -1 when it has no urlRun. */
@@ -367,12 +368,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
     this.entriesSeen += count - 1;
     this.delivered += count - 1;
     return sink.urlRun(count);
-  }
-
-  /** deliverLaneUrl for a `<sitemap>` of an index. */
-  deliverLaneSitemap(ref: SitemapRef, line: number, column: number): void {
-    this.beforeLaneEntry();
-    this.sink.sitemap(ref, { line, column });
   }
 
   /** What startTag, beginEntry and finishEntry do around an entry without diagnostics. */
@@ -391,10 +386,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private enter(parent: number, id: number, name: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): number {
     switch (parent) {
       case C_URLSET:
-        if (id === E_URL) return this.beginEntry(C_URL, line, column, offset);
-        return this.unexpected(id, name, parent, line, column, offset);
       case C_INDEX:
-        if (id === E_SITEMAP) return this.beginEntry(C_SITEMAP, line, column, offset);
+        if (id === (parent === C_URLSET ? E_URL : E_SITEMAP)) return this.beginEntry(parent === C_URLSET ? C_URL : C_SITEMAP, line, column, offset);
         return this.unexpected(id, name, parent, line, column, offset);
       case C_URL:
         if (id >= E_LOC && id <= E_PRIORITY) return this.beginField(id, attributes, line, column, offset);
