@@ -587,11 +587,14 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return;
       case C_URL:
       case C_SITEMAP:
-        this.finishEntry(ctx, synth);
-        return;
       case C_ITEM:
       case C_ENTRY: {
-        const entry = this.feed.finish(ctx, synth ? this.synthCode : '', { line: this.eLine, column: this.eCol, offset: this.eOffset });
+        if (synth) {
+          this.report('loc/untrusted', `the <${CONTEXT_NAMES[ctx] as string}> element is not closed properly (${this.synthCode}); its entry is dropped`, this.eLine, this.eCol, this.eOffset, 'the file is damaged or cut short');
+          return;
+        }
+        if (ctx === C_URL || ctx === C_SITEMAP) return this.finishEntry(ctx);
+        const entry = this.feed.finish(ctx, { line: this.eLine, column: this.eCol, offset: this.eOffset });
         if (entry === undefined) return;
         this.delivered++;
         this.sink.url(entry, { line: this.eLine, column: this.eCol });
@@ -666,12 +669,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   // ---- entries -------------------------------------------------------------------------------------
 
   /** Whether the current entry's loc can be delivered; reports why not. */
-  private checkLoc(ctx: number, synth: boolean): string | undefined {
+  private checkLoc(ctx: number): string | undefined {
     const element = CONTEXT_NAMES[ctx] as string;
-    if (synth) {
-      this.report('loc/untrusted', `the <${element}> element is not closed properly (${this.synthCode}); its entry is dropped`, this.eLine, this.eCol, this.eOffset, 'the file is damaged or cut short');
-      return undefined;
-    }
     const loc = this.loc;
     if (loc === undefined || loc === '') {
       const bare = this.strayText !== '' && isAbsoluteHttpUrl(this.strayText);
@@ -700,8 +699,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return loc;
   }
 
-  private finishEntry(ctx: number, synth: boolean): void {
-    const loc = this.checkLoc(ctx, synth);
+  private finishEntry(ctx: number): void {
+    const loc = this.checkLoc(ctx);
     if (loc === undefined) return;
     const at = { line: this.eLine, column: this.eCol };
     this.delivered++;
