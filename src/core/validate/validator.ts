@@ -195,8 +195,7 @@ export class SitemapValidation implements ReaderSink {
       cdata: (line: number, column: number, offset: number): void => {
         if (this.xsdActive) structure.cdata(line, column, offset);
       },
-      // Only for a handler that takes the declaration does the tokenizer parse and check it (version="2.0", which libxml2 refuses).
-      xmlDeclaration: (): void => {},
+      xmlDeclaration: (): void => reader.xmlDeclaration(),
       diagnostic: (d: Diagnostic): void => reader.diagnostic(d),
       // Only while the reader offers its own: it knows when entries may be read in one step.
       get lane(): XmlLane | null {
