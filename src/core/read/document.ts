@@ -93,9 +93,13 @@ class Relay implements ReaderSink {
     this.held = undefined;
     for (const event of held) event();
   }
+  /** `event` now, or when opened. */
+  private pass(event: () => void): void {
+    if (this.held !== undefined) this.held.push(event);
+    else event();
+  }
   format(f: SitemapFormat): void {
-    if (this.held !== undefined) this.held.push(() => this.target.format(f));
-    else this.target.format(f);
+    this.pass(() => this.target.format(f));
   }
   url(e: UrlEntry, at: EntryPosition, locHash?: Int32Array): void {
     // A held url loses its fingerprint (the array is reused): the sink computes it then.
@@ -103,12 +107,10 @@ class Relay implements ReaderSink {
     else this.target.url(e, at, locHash);
   }
   sitemap(r: SitemapRef, at: EntryPosition): void {
-    if (this.held !== undefined) this.held.push(() => this.target.sitemap(r, at));
-    else this.target.sitemap(r, at);
+    this.pass(() => this.target.sitemap(r, at));
   }
   diagnostic(d: Diagnostic): void {
-    if (this.held !== undefined) this.held.push(() => this.target.diagnostic(d));
-    else this.target.diagnostic(d);
+    this.pass(() => this.target.diagnostic(d));
   }
 }
 

@@ -128,13 +128,8 @@ export class FeedEntryReader {
     }
   }
 
-  /** The entry that ends, or undefined (reported); `synthCode`: the diagnostic that closed it by recovery, or ''. */
-  finish(ctx: number, synthCode: string, at: At): UrlEntry | undefined {
-    const element = ctx === C_ITEM ? 'item' : 'entry';
-    if (synthCode !== '') {
-      this.report('loc/untrusted', `the <${element}> element is not closed properly (${synthCode}); its entry is dropped`, at, 'the file is damaged or cut short');
-      return undefined;
-    }
+  /** The entry that ends (closed by its end tag, not by recovery), or undefined (reported). */
+  finish(ctx: number, at: At): UrlEntry | undefined {
     let loc = this.href;
     let problem = this.hrefProblem;
     if (ctx === C_ITEM && (loc === undefined || loc === '') && this.guid !== undefined && this.guidPermaLink) {

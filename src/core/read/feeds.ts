@@ -78,7 +78,9 @@ export function rfc822ToW3c(raw: string): Rfc822Conversion {
   const second = secondText === undefined ? 0 : Number(secondText);
   if (hour > 23) return { text: '', problem: `hour ${hourText} is out of range (00–23)` };
   if (minute > 59) return { text: '', problem: `minute ${minuteText} is out of range (00–59)` };
-  if (second > 59) return { text: '', problem: `second ${secondText as string} is out of range (00–59)` };
+  if (second > 60) return { text: '', problem: `second ${secondText as string} is out of range (00–60)` };
+  // RFC 2822 §3.3 allows a leap second; W3C Datetime (and xsd:dateTime) stop at 59.
+  if (second === 60) lenient = withReason(lenient, 'a leap second (second 60) read as 59');
 
   let zone: string;
   if (zoneName !== undefined) {
@@ -106,7 +108,7 @@ export function rfc822ToW3c(raw: string): Rfc822Conversion {
   }
   if (hourText.length === 1) lenient = withReason(lenient, 'a one-digit hour');
 
-  const text = `${year < 1000 ? String(year).padStart(4, '0') : year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}${zone}`;
+  const text = `${year < 1000 ? String(year).padStart(4, '0') : year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(Math.min(second, 59))}${zone}`;
   const result: Rfc822Conversion = { text };
   if (weekday !== undefined) {
     const lower = weekday.toLowerCase();

@@ -150,34 +150,18 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   const b2 = head[2];
   const b3 = head[3];
 
-  let detected: 'utf-8' | 'utf-16le' | 'utf-16be' | undefined;
-  let bomLength = 0;
-  let source: EncodingSource = 'default';
-
   if ((b0 === 0x00 && b1 === 0x00 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0x00 && b3 === 0x00)) {
     // A UTF-32 BOM (FF FE 00 00 could also be UTF-16LE followed by U+0000, which XML forbids anyway).
     diagnostics.push(diag('encoding/unsupported', 'error', 'the document is UTF-32 (by its byte order mark), which is not supported; reading it as UTF-8', START, UTF8_HINT));
     return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
   }
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
-    detected = 'utf-8';
-    bomLength = 3;
-    source = 'bom';
-  } else if (b0 === 0xff && b1 === 0xfe) {
-    detected = 'utf-16le';
-    bomLength = 2;
-    source = 'bom';
-  } else if (b0 === 0xfe && b1 === 0xff) {
-    detected = 'utf-16be';
-    bomLength = 2;
-    source = 'bom';
-  } else if (b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isSniffStart(b0) && isAsciiChar(b2)) {
-    detected = 'utf-16le'; // `<\0?\0`, `<\0u\0`, `\n\0<\0`...
-    source = 'pattern';
-  } else if (b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isSniffStart(b1) && isAsciiChar(b3)) {
-    detected = 'utf-16be'; // `\0<\0?`...
-    source = 'pattern';
-  }
+  const bom = b0 === 0xef && b1 === 0xbb && b2 === 0xbf ? 'utf-8' : b0 === 0xff && b1 === 0xfe ? 'utf-16le' : b0 === 0xfe && b1 === 0xff ? 'utf-16be' : undefined;
+  // `<\0?\0`, `<\0u\0`, `\n\0<\0`... (LE), `\0<\0?`... (BE).
+  const pattern = b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isSniffStart(b0) && isAsciiChar(b2) ? 'utf-16le'
+    : b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isSniffStart(b1) && isAsciiChar(b3) ? 'utf-16be' : undefined;
+  const detected = bom ?? pattern;
+  const bomLength = bom === undefined ? 0 : bom === 'utf-8' ? 3 : 2;
+  const source: EncodingSource = bom !== undefined ? 'bom' : pattern !== undefined ? 'pattern' : 'default';
 
   // Read the declaration in whatever byte layout the BOM or pattern implies (ASCII-compatible otherwise).
   const view = asciiView(head, bomLength, detected === undefined ? 'utf-8' : detected);
@@ -256,11 +240,6 @@ function isAsciiChar(b: number): boolean {
 }
 
 export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';
-
-/** Whether `text` holds the `FORMAT_SNIFF_CHARS` characters after BOM and whitespace that `sniffFormat` needs. */
-export function hasFormatWindow(text: string): boolean {
-  return text.length - skipLeading(text) >= FORMAT_SNIFF_CHARS;
-}
 
 function skipLeading(text: string): number {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;

@@ -4,7 +4,7 @@
 import { parseW3cDatetime, w3cDatetimeProblem } from '../datetime.js';
 import { show } from '../errors.js';
 import { formatCount } from '../count-text.js';
-import { NS, type ImageEntry, type NewsEntry, type VideoEntry, type VideoTvShow } from '../model.js';
+import { NS, type ImageEntry, type NewsEntry, type VideoEntry } from '../model.js';
 import { NEWS, VIDEO, prefixOf, type AttributeDecl, type ElementDecl, type ModelValue, type Particle } from '../vocabulary.js';
 import { anyUri, DECIMAL, integerValue } from '../validate/xsd-types.js';
 import type { XmlAttribute } from '../xml/tokenizer.js';
@@ -66,7 +66,12 @@ const FTP_URL = /^ftp:\/\//i;
 
 type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
 
-const NOWHERE: At = { line: 0, column: 0, offset: 0 };
+/** An item being read: its fields, where it starts, why a URL of it cannot be trusted ('' when all can). */
+interface Item {
+  fields: Record<string, unknown>;
+  at: At;
+  problem: string;
+}
 
 export class FieldBeingRead {
   id = 0;
@@ -125,18 +130,8 @@ export class ExtensionReader {
   videos: VideoEntry[] | undefined;
   news: NewsEntry | undefined;
 
-  // The items being read, and where each starts.
-  private img: Mutable<ImageEntry> = {};
-  private imgProblem = '';
-  private imgAt: At = NOWHERE;
-  private vid: Mutable<VideoEntry> = {};
-  private vidProblem = '';
-  private vidAt: At = NOWHERE;
-  private tv: Mutable<VideoTvShow> = {};
-  private tvAt: At = NOWHERE;
-  private nws: Mutable<NewsEntry> = {};
-  private pub: { name?: string; language?: string } = {};
-  private nwsAt: At = NOWHERE;
+  /** The items being read, by the context each opens. */
+  private readonly items: Item[] = [];
 
   constructor(
     private readonly field: FieldBeingRead,
@@ -153,31 +148,19 @@ export class ExtensionReader {
   /** An image:image, video:video, video:tvshow, news:news or news:publication starts: the reader's context for it. */
   begin(id: number, at: At): number {
     const ctx = fieldOf(id).opens;
-    if (ctx === C_IMAGE) {
-      this.img = {};
-      this.imgProblem = '';
-      this.imgAt = at;
-    } else if (ctx === C_VIDEO) {
-      this.vid = {};
-      this.vidProblem = '';
-      this.vidAt = at;
-    } else if (ctx === C_TVSHOW) {
-      this.tv = {};
-      this.tvAt = at;
-    } else if (ctx === C_NEWS) {
-      this.nws = {};
-      this.pub = {};
-      this.nwsAt = at;
-    }
+    // A news:publication's fields are its news:news's (a second publication adds to the first).
+    if (ctx !== C_PUBLICATION) this.items[ctx] = { fields: {}, at, problem: '' };
+    if (ctx === C_NEWS) this.items[C_PUBLICATION] = { fields: {}, at, problem: '' };
     return ctx;
   }
 
   /** The item of context `ctx` (begin's) ends. */
   finish(ctx: number): void {
-    if (ctx === C_IMAGE) this.finishImage();
-    else if (ctx === C_VIDEO) this.finishVideo();
-    else if (ctx === C_TVSHOW) this.finishTvShow();
-    else if (ctx === C_NEWS) this.finishNews();
+    const item = this.items[ctx] as Item;
+    if (ctx === C_IMAGE) this.finishImage(item);
+    else if (ctx === C_VIDEO) this.finishVideo(item);
+    else if (ctx === C_TVSHOW) this.finishTvShow(item);
+    else if (ctx === C_NEWS) this.finishNews(item);
   }
 
   private videoInvalid(message: string, hint?: string): void {
@@ -196,7 +179,7 @@ export class ExtensionReader {
   fieldRead(id: number, v: string): void {
     const { decl, context, repeated, attributes } = fieldOf(id);
     const field = FIELD_NAMES[id] as string;
-    const owner: Record<string, unknown> = context === C_IMAGE ? this.img : context === C_VIDEO ? this.vid : context === C_TVSHOW ? this.tv : context === C_PUBLICATION ? this.pub : this.nws;
+    const owner = (this.items[context] as Item).fields;
     const prop = decl.prop as string;
     if (!repeated && owner[prop] !== undefined) return this.field.duplicate();
     if (this.field.problem !== '' && decl.type.text === anyUri && !this.untrustedUrl(id, v, field)) return;
@@ -225,14 +208,13 @@ export class ExtensionReader {
 
   /** A damaged URL field: its video or image is dropped (when finished), anything else omitted (false). */
   private untrustedUrl(id: number, v: string, field: string): boolean {
-    if (fieldOf(id).root === E_VIDEO) {
-      if (this.vidProblem === '') this.vidProblem = `${field}: ${this.field.problem}`;
-    } else if (id === E_IMAGE_LOC) {
-      this.imgProblem = this.field.problem;
-    } else {
+    const video = fieldOf(id).root === E_VIDEO;
+    if (!video && id !== E_IMAGE_LOC) {
       this.field.report('url/untrusted', `${field} ${show(v)} cannot be trusted (${this.field.problem}); it is omitted`);
       return false;
     }
+    const item = this.items[video ? C_VIDEO : C_IMAGE] as Item;
+    if (item.problem === '') item.problem = video ? `${field}: ${this.field.problem}` : this.field.problem;
     return true;
   }
 
@@ -287,21 +269,21 @@ export class ExtensionReader {
     return this.modelValue(raw, a.as, a.values, at, 'video/invalid');
   }
 
-  private finishTvShow(): void {
-    const tv = this.tv;
+  private finishTvShow({ fields: tv, at }: Item): void {
     const missing = lacking(TVSHOW, tv);
-    if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, this.tvAt);
-    if (this.vid.tvshow !== undefined) {
-      this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', this.tvAt);
+    if (missing.length > 0) this.report('video/invalid', `video:tvshow has no ${missing.join(' or ')}; read as ''`, at);
+    const vid = (this.items[C_VIDEO] as Item).fields;
+    if (vid.tvshow !== undefined) {
+      this.report('element/duplicate', '<video:tvshow> given twice; the first is kept', at);
       return;
     }
-    this.vid.tvshow = tv as VideoTvShow;
+    vid.tvshow = tv;
   }
 
-  private finishVideo(): void {
-    const vid = this.vid;
-    if (this.vidProblem !== '') {
-      this.report('url/untrusted', `a URL of this video cannot be trusted (${this.vidProblem}); the video is dropped`, this.vidAt);
+  private finishVideo({ fields, at, problem }: Item): void {
+    const vid = fields as Mutable<VideoEntry>;
+    if (problem !== '') {
+      this.report('url/untrusted', `a URL of this video cannot be trusted (${problem}); the video is dropped`, at);
       return;
     }
     for (const [field, url] of [['thumbnail_loc', vid.thumbnailLoc], ['content_loc', vid.contentLoc], ['player_loc', vid.playerLoc]] as const) {
@@ -309,40 +291,41 @@ export class ExtensionReader {
       // Google's video sitemaps take FTP besides HTTP for the files (no streaming protocol).
       const unusable = url === undefined || url === '' || FTP_URL.test(url) ? undefined : unusableUrl(url);
       if (unusable !== undefined) {
-        this.report('video/invalid', `video:${field} ${show(url as string)} is not a URL anything can fetch: ${unusable.why}; the video is dropped`, this.vidAt, unusable.hint);
+        this.report('video/invalid', `video:${field} ${show(url as string)} is not a URL anything can fetch: ${unusable.why}; the video is dropped`, at, unusable.hint);
         return;
       }
     }
     const missing = lacking(VIDEO, vid);
-    if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, this.vidAt, 'a video needs a thumbnail_loc, a title and a description');
+    if (missing.length > 0) this.report('video/invalid', `the video has no ${missing.join(', ')}; read as ''`, at, 'a video needs a thumbnail_loc, a title and a description');
     (this.videos ??= []).push(vid as VideoEntry);
   }
 
-  private finishImage(): void {
-    const img = this.img;
+  private finishImage({ fields, at, problem }: Item): void {
+    const img = fields as Mutable<ImageEntry>;
     if (img.loc === undefined || img.loc === '') {
-      this.report('image/invalid', `<image:image> without ${img.loc === undefined ? 'image:loc' : 'a URL in image:loc'} is skipped`, this.imgAt, 'every image:image needs an image:loc');
+      this.report('image/invalid', `<image:image> without ${img.loc === undefined ? 'image:loc' : 'a URL in image:loc'} is skipped`, at, 'every image:image needs an image:loc');
       return;
     }
-    if (this.imgProblem !== '') {
-      this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${this.imgProblem}); the image is dropped`, this.imgAt);
+    if (problem !== '') {
+      this.report('url/untrusted', `image:loc ${show(img.loc)} cannot be trusted (${problem}); the image is dropped`, at);
       return;
     }
     const unusable = unusableUrl(img.loc);
     if (unusable !== undefined) {
-      this.report('image/invalid', `image:loc ${show(img.loc)} is not a URL anything can fetch: ${unusable.why}; the image is skipped`, this.imgAt, unusable.hint);
+      this.report('image/invalid', `image:loc ${show(img.loc)} is not a URL anything can fetch: ${unusable.why}; the image is skipped`, at, unusable.hint);
       return;
     }
     (this.images ??= []).push(img as ImageEntry);
   }
 
-  private finishNews(): void {
-    const n = this.nws;
-    const missing = [...lacking(PUBLICATION, this.pub), ...lacking(NEWS, n)];
-    n.publication = { name: this.pub.name as string, language: this.pub.language as string };
-    if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, this.nwsAt, 'news:news needs a publication (name, language), a publication_date and a title');
+  private finishNews({ fields, at }: Item): void {
+    const n = fields as Mutable<NewsEntry>;
+    const pub = (this.items[C_PUBLICATION] as Item).fields as { name: string; language: string };
+    const missing = [...lacking(PUBLICATION, pub), ...lacking(NEWS, n)];
+    n.publication = { name: pub.name, language: pub.language };
+    if (missing.length > 0) this.report('news/invalid', `news:news has no ${missing.join(', ')}; read as ''`, at, 'news:news needs a publication (name, language), a publication_date and a title');
     if (this.news !== undefined) {
-      this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', this.nwsAt);
+      this.report('element/duplicate', '<news:news> given twice in one <url>; the first is kept', at);
       return;
     }
     // Put the fields in the model's order.

@@ -32,7 +32,7 @@ import { priorityTenths } from './values.js';
 import { textAfterBom } from './decode.js';
 import { isBlank, isXmlSpace, xmlTrim } from '../xml/whitespace.js';
 import { isChangefreq } from '../vocabulary.js';
-import { anyUri, DECIMAL } from '../validate/xsd-types.js';
+import { anyUri, DECIMAL, decimalWithin } from '../validate/xsd-types.js';
 import { unusableUrl } from '../url.js';
 
 /** The codes the reader itself reports (the tokenizer's are XML_TOKENIZER_CODES). */
@@ -269,6 +269,9 @@ export class XmlSitemapReader implements XmlTokenHandler {
     this.diagDroppedBefore = -1;
   }
 
+  /** Taken, and left (sniff.ts read the encoding), so that the tokenizer checks it: `xml/bad-declaration`. */
+  xmlDeclaration(): void {}
+
   /** Call after the tokenizer's `end()`: reports the format if no root was seen. Idempotent. */
   end(): void {
     if (this.ended) return;
@@ -353,10 +356,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return this.lane === null ? 0 : Math.max(0, this.maxEntries - this.delivered);
   }
 
-  /** Deliver a lane `<url>` as the events would have. */
-  deliverLaneUrl(entry: UrlEntry, line: number, column: number): void {
+  /** Deliver a lane `<url>` (or, `sitemap`, a `<sitemap>` of an index) as the events would have. */
+  deliverLaneEntry(entry: UrlEntry | SitemapRef, line: number, column: number, sitemap: boolean): void {
     this.beforeLaneEntry();
-    this.sink.url(entry, { line, column });
+    if (sitemap) this.sink.sitemap(entry, { line, column });
+    else this.sink.url(entry, { line, column });
   }
 
   /** Deliver `count` lane `<url>`s at once (ReaderSink.urlRun): how many the sink took, -1 when it has no urlRun. */
@@ -367,12 +371,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
     this.entriesSeen += count - 1;
     this.delivered += count - 1;
     return sink.urlRun(count);
-  }
-
-  /** deliverLaneUrl for a `<sitemap>` of an index. */
-  deliverLaneSitemap(ref: SitemapRef, line: number, column: number): void {
-    this.beforeLaneEntry();
-    this.sink.sitemap(ref, { line, column });
   }
 
   /** What startTag, beginEntry and finishEntry do around an entry without diagnostics. */
@@ -391,10 +389,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   private enter(parent: number, id: number, name: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): number {
     switch (parent) {
       case C_URLSET:
-        if (id === E_URL) return this.beginEntry(C_URL, line, column, offset);
-        return this.unexpected(id, name, parent, line, column, offset);
       case C_INDEX:
-        if (id === E_SITEMAP) return this.beginEntry(C_SITEMAP, line, column, offset);
+        if (id === (parent === C_URLSET ? E_URL : E_SITEMAP)) return this.beginEntry(parent === C_URLSET ? C_URL : C_SITEMAP, line, column, offset);
         return this.unexpected(id, name, parent, line, column, offset);
       case C_URL:
         if (id >= E_LOC && id <= E_PRIORITY) return this.beginField(id, attributes, line, column, offset);
@@ -594,11 +590,14 @@ export class XmlSitemapReader implements XmlTokenHandler {
         return;
       case C_URL:
       case C_SITEMAP:
-        this.finishEntry(ctx, synth);
-        return;
       case C_ITEM:
       case C_ENTRY: {
-        const entry = this.feed.finish(ctx, synth ? this.synthCode : '', { line: this.eLine, column: this.eCol, offset: this.eOffset });
+        if (synth) {
+          this.report('loc/untrusted', `the <${CONTEXT_NAMES[ctx] as string}> element is not closed properly (${this.synthCode}); its entry is dropped`, this.eLine, this.eCol, this.eOffset, 'the file is damaged or cut short');
+          return;
+        }
+        if (ctx === C_URL || ctx === C_SITEMAP) return this.finishEntry(ctx);
+        const entry = this.feed.finish(ctx, { line: this.eLine, column: this.eCol, offset: this.eOffset });
         if (entry === undefined) return;
         this.delivered++;
         this.sink.url(entry, { line: this.eLine, column: this.eCol });
@@ -656,13 +655,12 @@ export class XmlSitemapReader implements XmlTokenHandler {
           this.field.report('priority/invalid', `priority ${show(v)} is not a decimal number; kept as written`, 'write a number from 0.0 to 1.0, such as 0.5');
           return;
         }
-        const n = Number(v);
-        if (n < 0 || n > 1) {
+        if (!decimalWithin(v, 0, 1)) {
           this.priority = v;
           this.field.report('priority/out-of-range', `priority ${show(v)} is outside 0.0–1.0; kept as written`, 'write a number from 0.0 to 1.0');
           return;
         }
-        this.priority = n;
+        this.priority = Number(v);
         return;
       }
       default:
@@ -674,12 +672,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
   // ---- entries -------------------------------------------------------------------------------------
 
   /** Whether the current entry's loc can be delivered; reports why not. */
-  private checkLoc(ctx: number, synth: boolean): string | undefined {
+  private checkLoc(ctx: number): string | undefined {
     const element = CONTEXT_NAMES[ctx] as string;
-    if (synth) {
-      this.report('loc/untrusted', `the <${element}> element is not closed properly (${this.synthCode}); its entry is dropped`, this.eLine, this.eCol, this.eOffset, 'the file is damaged or cut short');
-      return undefined;
-    }
     const loc = this.loc;
     if (loc === undefined || loc === '') {
       const bare = this.strayText !== '' && isAbsoluteHttpUrl(this.strayText);
@@ -708,8 +702,8 @@ export class XmlSitemapReader implements XmlTokenHandler {
     return loc;
   }
 
-  private finishEntry(ctx: number, synth: boolean): void {
-    const loc = this.checkLoc(ctx, synth);
+  private finishEntry(ctx: number): void {
+    const loc = this.checkLoc(ctx);
     if (loc === undefined) return;
     const at = { line: this.eLine, column: this.eCol };
     this.delivered++;

@@ -56,7 +56,7 @@ function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: 
       if (sitemap) {
         const ref = laneSitemapRef(buf, records, r);
         delivering(ref, records[r + R_HASH_1], records[r + R_HASH_2]);
-        reader.deliverLaneSitemap(ref, line, column);
+        reader.deliverLaneEntry(ref, line, column, true);
         continue;
       }
       const entry: UrlEntry = { loc: laneLoc(buf, records, r) };
@@ -64,7 +64,7 @@ function takeRun(lane: Lane, sitemap: boolean, source: string | Uint8Array, at: 
       const lastmodStart = records[r + R_LASTMOD_START] as number;
       if (lastmodStart !== -1) entry.lastmod = buf.slice(lastmodStart, lastmodStart + (records[r + R_LASTMOD_LENGTH] as number));
       delivering(entry, records[r + R_HASH_1], records[r + R_HASH_2]);
-      reader.deliverLaneUrl(entry, line, column);
+      reader.deliverLaneEntry(entry, line, column, false);
     }
   }
   return lane.stopAfter(taken, lines);

@@ -75,13 +75,7 @@ export class StructureChecker {
 
   startTag(qname: string, attributes: readonly XmlAttribute[], line: number, column: number, offset: number): void {
     this.inText = false;
-    let declares = false;
-    for (const a of attributes) {
-      if (a.name === 'xmlns' || a.name.startsWith('xmlns:')) {
-        declares = true;
-        break;
-      }
-    }
+    const declares = attributes.some((a) => a.name === 'xmlns' || a.name.startsWith('xmlns:'));
     if (declares) this.scope.push(attributes);
     this.scoped.push(declares);
     const { uri, local } = this.scope.resolve(qname);

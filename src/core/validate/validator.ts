@@ -6,7 +6,7 @@ import { DiagnosticCollector, TRUNCATED_CODE, type Diagnostic, type Severity } f
 import { SitemapError, quoteValue } from '../errors.js';
 import { LIMITS_PROFILES, NS, type LimitsProfileName, type SitemapRef, type UrlEntry } from '../model.js';
 import { isFeed, type EntryPosition, type ReaderSink, type SitemapFormat } from '../read/types.js';
-import { XmlTokenizer, type XmlAttribute, type XmlDeclaration, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
+import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { laneEntries } from './lane-entries.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { XmlSitemapReader } from '../read/xml-reader.js';
@@ -160,7 +160,6 @@ export class SitemapValidation implements ReaderSink {
   /** The reader's XML handler, feeding the structure checker too; offers entries to the lane once the root allows. */
   xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
     const structure = this.structure;
-    const events: XmlTokenHandler = reader;
     let plain: XmlLane | null = null;
     return {
       startTag: (name: string, attributes: readonly XmlAttribute[], selfClosing: boolean, line: number, column: number, offset: number): void => {
@@ -196,9 +195,7 @@ export class SitemapValidation implements ReaderSink {
       cdata: (line: number, column: number, offset: number): void => {
         if (this.xsdActive) structure.cdata(line, column, offset);
       },
-      xmlDeclaration: (d: XmlDeclaration, line: number, column: number, offset: number): void => events.xmlDeclaration?.(d, line, column, offset),
-      processingInstruction: (target: string, data: string, line: number, column: number, offset: number): void => events.processingInstruction?.(target, data, line, column, offset),
-      doctype: (text: string, line: number, column: number, offset: number): void => events.doctype?.(text, line, column, offset),
+      xmlDeclaration: (): void => reader.xmlDeclaration(),
       diagnostic: (d: Diagnostic): void => reader.diagnostic(d),
       // Only while the reader offers its own: it knows when entries may be read in one step.
       get lane(): XmlLane | null {
@@ -352,9 +349,7 @@ export function validateXmlSitemapText(text: string, options: ValidationOptions 
   const reader = new XmlSitemapReader(validation, {});
   const handler = validation.xmlHandler(reader);
   // The declared encoding is not used, but one no reader knows makes the file unreadable from its bytes (sniff.ts).
-  const declaration = handler.xmlDeclaration;
   handler.xmlDeclaration = (d, line, column, offset): void => {
-    declaration?.(d, line, column, offset);
     if (d.encoding !== undefined && resolveEncodingLabel(d.encoding, true) === undefined) {
       validation.diagnostic({ code: 'encoding/unsupported', severity: 'error', message: `unknown or unsupported encoding "${d.encoding}" in the XML declaration`, line, column, offset, hint: 'declare encoding="UTF-8" and save the file as UTF-8' });
     }

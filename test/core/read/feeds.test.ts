@@ -43,6 +43,8 @@ describe('rfc822ToW3c', () => {
     assert.match(rfc822ToW3c('Sat, 07 Sep 2002 09:42:31 A').lenient ?? '', /military zone/);
     assert.equal(rfc822ToW3c('Sat, 07 Sep 2002 09:42:31 +02:00').text, '2002-09-07T09:42:31+02:00');
     assert.equal(rfc822ToW3c('Saturday, 07 September 2002 09:42:31 GMT').lenient, 'a full month name, a full weekday name');
+    // RFC 2822 §3.3: the time of day runs to 23:59:60 (a leap second), which W3C Datetime and xsd:dateTime do not take.
+    assert.deepEqual(rfc822ToW3c('Sat, 31 Dec 2016 23:59:60 +0000'), { text: '2016-12-31T23:59:59+00:00', lenient: 'a leap second (second 60) read as 59' });
   });
 
   it('refuses what is not a date, and says why', () => {
@@ -54,6 +56,7 @@ describe('rfc822ToW3c', () => {
       ['Fri, 30 Feb 2024 09:42:31 GMT', /day 30 is out of range/],
       ['Sat, 07 Sep 2002 24:00:00 GMT', /hour/],
       ['Sat, 07 Sep 2002 09:60:00 GMT', /minute/],
+      ['Sat, 07 Sep 2002 09:42:61 GMT', /second/],
       ['Sat, 07 Sep 2002 09:42:31 CEST', /not an RFC 822 zone/],
       ['Sat, 07 Sep 2002 09:42:31 J', /not an RFC 822 zone/],
     ] as const) {

@@ -6,7 +6,6 @@ import {
   FORMAT_SNIFF_CHARS,
   SITEMAP_NS,
   formatOfRoot,
-  hasFormatWindow,
   isGzip,
   resolveEncodingLabel,
   sitemapNamespaceProblem,
@@ -291,11 +290,9 @@ describe('sniffFormat', () => {
     assert.equal(sniffFormat('http://a.example/\nhttp://b.example/<x>'), 'text');
   });
 
-  it('looks only at the window, and says when the window is complete', () => {
+  it('looks only at the window', () => {
     assert.equal(sniffFormat(`${'\n'.repeat(5000)}<!DOCTYPE html>`), 'html');
     assert.equal(sniffFormat(`http://a.example/${'a'.repeat(FORMAT_SNIFF_CHARS)}<urlset>`), 'text');
-    assert.equal(hasFormatWindow(`  ${'a'.repeat(FORMAT_SNIFF_CHARS - 1)}`), false);
-    assert.equal(hasFormatWindow(`  ${'a'.repeat(FORMAT_SNIFF_CHARS)}`), true);
   });
 
   it('classifies every corpus file: text and robots are text, one HTML page, the rest XML', { skip: !hasCorpus && 'no ../shared/corpus' }, () => {

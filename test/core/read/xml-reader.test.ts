@@ -116,6 +116,12 @@ describe('the root decides the format', () => {
     assert.deepEqual(r.diagnostics, []);
   });
 
+  it('a malformed XML declaration is reported, as validate reports it (libxml2 refuses version="2.0")', () => {
+    const r = read(urlset(url('https://example.com/')).replace('version="1.0"', 'version="2.0"'));
+    assert.deepEqual(locs(r), ['https://example.com/']);
+    assert.deepEqual(codes(r), ['xml/bad-declaration']);
+  });
+
   it('sitemapindex: sitemap → SitemapRef', () => {
     const r = read(`<sitemapindex xmlns="${NS.sitemap}"><sitemap><loc> https://example.com/s1.xml.gz </loc><lastmod>2004-10-01T18:23:17+00:00</lastmod></sitemap><sitemap><loc>https://example.com/s2.xml</loc></sitemap></sitemapindex>`);
     assert.equal(r.format, 'sitemapindex');
@@ -266,6 +272,8 @@ describe('urlset values', () => {
       ['.3', 0.3, []],
       ['1.5', '1.5', ['priority/out-of-range']],
       ['-0.1', '-0.1', ['priority/out-of-range']],
+      // Past 1.0 as a decimal (tPriority's maxInclusive), though a double rounds it to 1.
+      ['1.0000000000000001', '1.0000000000000001', ['priority/out-of-range']],
       ['high', 'high', ['priority/invalid']],
       ['0,5', '0,5', ['priority/invalid']],
       ['', '', ['priority/invalid']],
