@@ -74,6 +74,16 @@ export function takesEscapes(io: CliIo, stream: OutputStream): boolean {
   return stream.isTTY === true && io.env.TERM !== 'dumb';
 }
 
+/**
+ * Whether to colour `stream`: FORCE_COLOR set and not `0` or `false` colours even a pipe, before NO_COLOR
+ * (as Node itself reads them); NO_COLOR set and not empty, whatever its value, turns colour off (no-color.org).
+ */
+export function wantsColor(io: CliIo, stream: OutputStream): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return takesEscapes(io, stream) && (io.env.NO_COLOR ?? '') === '';
+}
+
 /** A line of `command`'s own on standard error, control characters escaped so that it stays one line. */
 export function commandMessage(command: string, text: string): string {
   return `sitemapkit ${command}: ${printable(text)}\n`;

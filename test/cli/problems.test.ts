@@ -157,6 +157,17 @@ test('validate stylish colours a terminal unless NO_COLOR is set and not empty (
   assert.equal((await runCli(['validate', 'bad.xml'], { cwd: dir })).stdout.includes('\x1b['), false, 'never into a pipe');
 });
 
+test('validate stylish: FORCE_COLOR colours a pipe too, before NO_COLOR, unless it is 0 or false (as Node reads it)', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'bad.xml'), BAD_SITEMAP);
+  const coloured = async (env: Record<string, string>, tty = false): Promise<boolean> => (await runCli(['validate', 'bad.xml'], { cwd: dir, tty, columns: 80, env })).stdout.includes('\x1b[');
+  assert.equal(await coloured({ FORCE_COLOR: '1' }), true);
+  assert.equal(await coloured({ FORCE_COLOR: '' }), true);
+  assert.equal(await coloured({ FORCE_COLOR: '1', NO_COLOR: '1' }), true);
+  assert.equal(await coloured({ FORCE_COLOR: '0' }, true), false);
+  assert.equal(await coloured({ FORCE_COLOR: 'false' }, true), false);
+});
+
 /** A sitemap of `n` entries, each with a priority that is not a number (priority/invalid). */
 function badPriorities(n: number): string {
   const urls = Array.from({ length: n }, (_, i) => `<url><loc>https://www.example.com/p${i}</loc><priority>high</priority></url>`);

@@ -9,7 +9,7 @@ import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
-import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, takesEscapes, type CliIo, type OutputStream } from '../io.js';
+import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, wantsColor, type CliIo, type OutputStream } from '../io.js';
 import { formatCount, plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
@@ -231,8 +231,7 @@ function streamFor(format: ReportFormat, io: CliIo, quiet: boolean, verbose: boo
   if (format === 'stylish') {
     const terminal = io.stdout.isTTY === true;
     const writer = new StylishWriter(out, {
-      // no-color.org: NO_COLOR set and not empty (whatever its value) turns colour off.
-      color: takesEscapes(io, io.stdout) && (io.env.NO_COLOR ?? '') === '',
+      color: wantsColor(io, io.stdout),
       sort: true,
       ...(terminal ? { columns: terminalColumns(io.stdout), capped: !verbose, allHints: verbose } : {}),
     });
