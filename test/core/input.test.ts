@@ -91,6 +91,8 @@ describe('parseTextLine: a line is an absolute http(s) URL or a /path, nothing e
     ['mailto:a@example.com', /the scheme is "mailto"/],
     ['https:/www.example.com/a', /write it as https:\/\/host\/path/],
     ['"https://www.example.com/a",2024-01-01', /looks like CSV: use --input-format csv/],
+    ['"https://www.example.com/a"', /it is in double quotes; write the URL without them$/],
+    ['"/a"', /it is in double quotes; write the URL without them$/],
   ];
   for (const [line, reason] of refused) {
     it(`refuses ${JSON.stringify(line)}`, () => {

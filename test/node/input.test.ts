@@ -152,6 +152,11 @@ describe('readInput', () => {
     await rejectsWith(collect('empty.csv', '', 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', /^empty\.csv: empty CSV input/, 'input/csv-header');
   });
 
+  it('jsonl: a loc in double quotes is told to lose them, not to be read as CSV', async () => {
+    const { records } = await collect('in.jsonl', '{"loc":"\\"https://e.com/a\\""}\n', 'jsonl');
+    assert.match(records[0]?.error ?? '', /it is in double quotes; write the URL without them$/);
+  });
+
   it('jsonl: a bad line is an error record with its line number; the others come through', async () => {
     const text = [
       '{"loc":"https://e.com/a","lastmod":"2024-01-01","images":[{"loc":"https://e.com/i.png"}]}',

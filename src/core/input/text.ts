@@ -87,6 +87,8 @@ function refusal(s: string): string {
     if (/^https?$/i.test(scheme)) return `${what}: write it as ${scheme.toLowerCase()}://host/path`;
     return `${what}: the scheme is "${scheme}"; a sitemap lists only http and https URLs`;
   }
+  // A URL in quotes alone is no CSV: a JSON Lines field or a text line carries them as written.
+  if (/^"(?:https?:\/\/|\/)[^"]*"$/i.test(s)) return `${what}: it is in double quotes; write the URL without them`;
   if (s.startsWith('"') || s.includes(',')) return `${what}: looks like CSV: use --input-format csv`;
   return `${what}: write the full URL (https://host/path) or a path from the site's root (/path)`;
 }
