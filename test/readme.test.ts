@@ -79,13 +79,14 @@ function inPackage(path: string): boolean {
   return first === 'package.json' || PKG.files.some((entry) => entry === first || entry === path);
 }
 
-test('the README starts with the two set-up commands of a clone, as CI and people run them', () => {
+test('the README starts with the install line for users and the two set-up commands of a clone, as CI and people run them', () => {
   const first = fencedBlocks(README)[0] as Block;
   assert.equal(first.lang, 'sh');
   assert.equal(
     first.body,
-    'npm ci && npm start    # builds, then writes the sitemaps of examples/urls.txt into out/ and prints a summary\n' +
-      'npm test               # type-check, lint, build, and every test\n',
+    'npm i -g sitemapkit    # to use it: sitemapkit <command> --help\n' +
+      'npm ci && npm start    # in a clone: builds, writes the sitemaps of examples/urls.txt into out/, prints a summary\n' +
+      'npm test               # in a clone: type-check, lint, build, every test\n',
   );
   assert.ok(README.indexOf('```sh') < README.indexOf('\n## '), 'the block comes before the first section');
   assert.match(PKG.scripts.start as string, /examples\/urls\.txt --base-url .* --out out$/);
