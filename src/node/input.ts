@@ -276,8 +276,8 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
   return tableSink('CSV', file, out, options, (record) =>
     new CsvParser({
       onRecord: (fields, line) => record(fields, line, suspect() && fields.some((f) => f.includes('\uFFFD'))),
-      onError(message, line) {
-        out().push({ error: message, code: 'input/csv', file, line });
+      onError(message, line, tooLong) {
+        out().push({ error: message, code: tooLong === true ? 'input/line-too-long' : 'input/csv', file, line });
       },
     }, MAX_LINE),
   );

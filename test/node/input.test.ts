@@ -165,6 +165,16 @@ describe('readInput', () => {
     ]);
   });
 
+  it('a CSV record longer than 8 Mi characters is input/line-too-long, as a text (TSV, JSON Lines) line is, and the reading goes on', async () => {
+    const mib = Buffer.alloc(1024 * 1024, 'x');
+    for (const [format, header, quote] of [['text', '', ''], ['csv', 'loc\n', '"']] as const) {
+      const chunks = [Buffer.from(header + quote), ...Array.from({ length: 9 }, () => mib), Buffer.from(`${quote}\nhttps://e.com/b\n`)];
+      const records = await drain(readInput('-', format, { stdin: Readable.from(chunks) }));
+      const line = header === '' ? 1 : 2;
+      assert.deepEqual(records.map((r) => [r.line, r.code ?? r.entry?.loc]), [[line, 'input/line-too-long'], [line + 1, 'https://e.com/b']], format);
+    }
+  });
+
   it('csv: a header without loc is fatal and names the file', async () => {
     await rejectsWith(collect('nohead.csv', 'page,lastmod\nhttps://e.com/,2024\n', 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', /^nohead\.csv:1: CSV header has no "loc" column/, 'input/csv-header');
     await rejectsWith(collect('empty.csv', '', 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', /^empty\.csv: empty CSV input/, 'input/csv-header');

@@ -9,8 +9,11 @@ import type { Changefreq, UrlEntry } from '../model.js';
 export interface CsvParserHandlers {
   /** A complete record. `line` is the 1-based line the record starts on. Blank lines are not records. */
   onRecord(fields: string[], line: number): void;
-  /** A malformed record, skipped. `line`: the bad character's, or the record's for an unterminated quote. */
-  onError(message: string, line: number): void;
+  /**
+   * A malformed record, skipped. `line`: the bad character's, or the record's for an unterminated quote
+   * or one longer than `maxRecordLength` (`tooLong`).
+   */
+  onError(message: string, line: number, tooLong?: boolean): void;
 }
 
 const enum State {
@@ -244,7 +247,7 @@ export class CsvParser {
     const line = this.recordLine;
     const overlong = this.overlong;
     this.nextRecord();
-    if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line);
+    if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line, true);
     else this.handlers.onRecord(fields, line);
   }
 
