@@ -310,6 +310,11 @@ describe('csvHeader / csvRecordToEntry', () => {
     assert.throws(() => csvHeader(['Page', 'Date']), /expected loc \(or url, address\)/);
   });
 
+  it('a header separated by tabs read as CSV (an Ahrefs export: UTF-16 TSV named .csv), or by commas read as TSV, is told to use the other format', () => {
+    assert.throws(() => csvHeader(['URL\tTitle\tLast modified']), /header is separated by tabs: use --input-format tsv$/);
+    assert.throws(() => csvHeader(['loc,lastmod'], 'TSV'), /header is separated by commas: use --input-format csv$/);
+  });
+
   it('maps columns in any order, case-insensitively, and lists unknown ones', () => {
     const columns = csvHeader([' Priority ', 'LOC', 'extra', 'lastmod']);
     assert.deepEqual(columns, { loc: 1, priority: 0, lastmod: 3, count: 4, unknown: ['extra'] });

@@ -401,9 +401,13 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
     }
   }
   if (found.loc === undefined) {
-    // A spreadsheet in a locale whose decimal mark is the comma exports CSV separated by semicolons.
-    const semicolons = kind === 'CSV' && fields.length === 1 && fields[0]?.includes(';') === true;
-    const why = semicolons ? 'the header is separated by semicolons: save the file as CSV with commas, or as tab-separated text' : 'expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME';
+    // One field with another format's separators: a spreadsheet in a locale whose decimal mark is the comma
+    // exports CSV separated by semicolons; Ahrefs exports tab-separated UTF-16 named .csv.
+    const one = fields.length === 1 ? (fields[0] as string) : '';
+    const why = kind === 'CSV' && one.includes(';') ? 'the header is separated by semicolons: save the file as CSV with commas, or as tab-separated text'
+      : kind === 'CSV' && one.includes('\t') ? 'the header is separated by tabs: use --input-format tsv'
+      : kind === 'TSV' && one.includes(',') ? 'the header is separated by commas: use --input-format csv'
+      : 'expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME';
     throw new SitemapError(
       'ERR_SITEMAP_INPUT_FORMAT',
       `${kind} header has no "loc" column (found ${names()}); ${why}`,
