@@ -428,7 +428,8 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
     decoder ??= new TextDecoder(encodingOf(bytes));
     const text = decoder.decode(bytes, { stream: true });
     if (!suspicious && text.includes('\uFFFD')) suspicious = true;
-    sink.push(text);
+    // Half a UTF-16 code unit decodes to nothing: no chunk to the sink, which would forget a CR before it.
+    if (text.length > 0) sink.push(text);
     if (batch.length > 0) {
       yield batch;
       batch = [];

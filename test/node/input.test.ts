@@ -136,6 +136,12 @@ describe('readInput', () => {
     }
   });
 
+  it('UTF-16 CRLF read a byte at a time (the LF cut in half, one chunk decoding to nothing) ends one line: the line numbers stay right', async () => {
+    const bytes = Buffer.from('\uFEFFhttps://e.com/a\r\nhttps://e.com/b\r\nnot a url\r\n', 'utf16le');
+    const records = await drain(readInput('-', 'text', { stdin: Readable.from([...bytes].map((b) => Buffer.from([b]))) }));
+    assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.code]), [[1, 'https://e.com/a'], [2, 'https://e.com/b'], [3, 'input/text']]);
+  });
+
   it('text and TSV: a lone CR ends a line (old Mac files), across chunks; JSON Lines keeps a CR inside a line as JSON whitespace', async () => {
     const lines = Array.from({ length: 30_000 }, (_, i) => `https://example.com/page/${i}?q=${'x'.repeat(i % 17)}`);
     for (const eol of ['\r', '\r\n']) {
