@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SitemapError } from '../../src/core/errors.js';
-import { parseTextLine, sniffInputFormat } from '../../src/core/input/text.js';
+import { locProblem, parseTextLine, sniffInputFormat } from '../../src/core/input/text.js';
 import { splitTsvLine, unescapeTsvField } from '../../src/core/input/tsv.js';
 import { CsvParser, csvHeader, csvRecordToEntry, httpDateToW3c, knownColumnOf, parseColumnMapping } from '../../src/core/input/csv.js';
 import { parseJsonLine } from '../../src/core/input/jsonl.js';
@@ -101,6 +101,14 @@ describe('parseTextLine: a line is an absolute http(s) URL or a /path, nothing e
       assert.match(read?.error ?? '', reason);
     });
   }
+
+  it('a loc from a field (CSV, TSV, JSON Lines) is never told to use another input format: a header row repeated where CSV files were joined is not "use --input-format csv"', () => {
+    for (const loc of ['loc', 'URL', '{"loc":"/a"}', 'a,b', '"a']) {
+      assert.match(locProblem(loc) ?? '', /: write the full URL \(https:\/\/host\/path\) or a path from the site's root \(\/path\)$/, loc);
+    }
+    assert.match(locProblem('www.example.com/a') ?? '', /looks like a URL without its scheme/);
+    assert.match(locProblem('"https://e.com/a"') ?? '', /it is in double quotes; write the URL without them$/);
+  });
 
   it('columns count from the start of the line as given (leading blanks included)', () => {
     assert.match(parseTextLine('  /a b')?.error ?? '', /at column 5/);
