@@ -43,7 +43,6 @@ const LINE_END = /[\n\r]/g;
  */
 
 export class CsvParser {
-  private readonly handlers: CsvParserHandlers;
   private state = State.FieldStart;
   private fields: string[] = [];
   private field = '';
@@ -53,17 +52,16 @@ export class CsvParser {
   private recordLine = 1;
   private started = false;
   private ended = false;
-  private readonly maxRecordLength: number;
   /** Characters of the current record's fields before the one being read (with their commas). */
   private held = 0;
   /** The current record passed maxRecordLength: its text is dropped as it comes, and it is reported, not emitted. */
   private overlong = false;
 
   /** `maxRecordLength`: a record longer than this (in characters) is skipped with an error, its text not kept. */
-  constructor(handlers: CsvParserHandlers, maxRecordLength = Number.POSITIVE_INFINITY) {
-    this.handlers = handlers;
-    this.maxRecordLength = maxRecordLength;
-  }
+  constructor(
+    private readonly handlers: CsvParserHandlers,
+    private readonly maxRecordLength = Number.POSITIVE_INFINITY,
+  ) {}
 
   // Long: one loop whose states (RFC 4180 quoting) share the position, the field and the record's line.
   push(text: string): void {
