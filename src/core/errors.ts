@@ -68,7 +68,7 @@ export function quoteValue(value: unknown): string {
   if (typeof value === 'string') return show(value, 120);
   let text: string;
   try {
-    text = typeof value === 'bigint' ? `${value}n` : value instanceof Date ? String(value) : (JSON.stringify(value) ?? String(value));
+    text = typeof value === 'bigint' ? `${value}n` : typeof value === 'number' || value instanceof Date ? String(value) : (JSON.stringify(value) ?? String(value));
   } catch {
     // A cycle, or a toJSON that throws: the message of a refused value must not throw itself.
     text = Object.prototype.toString.call(value);

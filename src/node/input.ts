@@ -276,8 +276,8 @@ function csvSink(file: string, out: () => InputRecord[], suspect: () => boolean,
   return tableSink('CSV', file, out, options, (record) =>
     new CsvParser({
       onRecord: (fields, line) => record(fields, line, suspect() && fields.some((f) => f.includes('\uFFFD'))),
-      onError(message, line) {
-        out().push({ error: message, code: 'input/csv', file, line });
+      onError(message, line, tooLong) {
+        out().push({ error: message, code: tooLong === true ? 'input/line-too-long' : 'input/csv', file, line });
       },
     }, MAX_LINE),
   );
@@ -371,16 +371,20 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
   };
 }
 
-/** UTF-16 when the bytes start with its byte order mark, else UTF-8 (WHATWG Encoding's BOM sniff). */
+/**
+ * UTF-16 by its byte order mark (WHATWG Encoding's BOM sniff) or, without one, by a NUL byte beside a
+ * non-NUL one (the first character of any list, as XML 1.0 appendix F tells `<`); else UTF-8.
+ */
 function encodingOf(first: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
-  if (first[0] === 0xff && first[1] === 0xfe) return 'utf-16le';
-  return first[0] === 0xfe && first[1] === 0xff ? 'utf-16be' : 'utf-8';
+  const [b0, b1] = first;
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 !== 0 && b1 === 0)) return 'utf-16le';
+  return (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 !== undefined && b1 !== 0) ? 'utf-16be' : 'utf-8';
 }
 
 /**
  * Reads one input (a path, or '-' for `stdin`) and yields its records in batches, one per chunk. With
  * `auto` the first line that is not blank decides: `{` JSON Lines, a header naming `loc` CSV or TSV, else
- * text. gzip is found by magic bytes; UTF-16 by its BOM (Excel's "Unicode Text"), else UTF-8. A bad line
+ * text. gzip is found by magic bytes; UTF-16 by its BOM (Excel's "Unicode Text") or the NUL byte of its first character, else UTF-8. A bad line
  * is a record with `error`. Throws `ERR_SITEMAP_INPUT` when unreadable, `ERR_SITEMAP_INPUT_FORMAT` for a
  * CSV/TSV input without a usable header or a text input that starts like another format.
  */
@@ -424,7 +428,8 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
     decoder ??= new TextDecoder(encodingOf(bytes));
     const text = decoder.decode(bytes, { stream: true });
     if (!suspicious && text.includes('\uFFFD')) suspicious = true;
-    sink.push(text);
+    // Half a UTF-16 code unit decodes to nothing: no chunk to the sink, which would forget a CR before it.
+    if (text.length > 0) sink.push(text);
     if (batch.length > 0) {
       yield batch;
       batch = [];

@@ -200,6 +200,33 @@ describe('sitemapkit indexnow', () => {
     assert.equal(fake.bodies[0]?.urlList.length, 4);
   });
 
+  it('--write-key-file with a --key-location writes the key file where that URL is served, or refuses when --out is not served there', async () => {
+    const fake = await fakeEndpoint([{ status: 200 }]);
+    const stated = async (baseUrl: string): Promise<string> => {
+      const dir = tempDir('sitemapkit-indexnow-');
+      const state = emptyState();
+      state.baseUrl = baseUrl;
+      state.pages.set(`${baseUrl}a`, { hash: 'h', listed: true });
+      await saveState(join(dir, 'state'), state);
+      return dir;
+    };
+    const dir = await stated(BASE);
+    const named = await indexnow(dir, fake.endpoint, ['--state', 'state', '--write-key-file', '--key-location', `${BASE}indexnow-key.txt`]);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(fake.bodies[0]?.keyLocation, `${BASE}indexnow-key.txt`);
+    assert.equal(readFileSync(join(dir, 'indexnow-key.txt'), 'utf8'), KEY);
+    assert.ok(!existsSync(join(dir, `${KEY}.txt`)), 'no key file where the engine does not look');
+    assert.match(named.stderr, /wrote the key file .*indexnow-key\.txt; publish it with the site, at https:\/\/www\.example\.com\/indexnow-key\.txt/);
+
+    // A site served at /docs/ cannot serve the host's /KEY.txt from its folder: refused before anything is written or sent.
+    const docs = await stated(`${BASE}docs/`);
+    const outside = await indexnow(docs, fake.endpoint, ['--state', 'state', '--write-key-file', '--key-location', `${BASE}${KEY}.txt`]);
+    assert.equal(outside.code, 2, outside.stderr);
+    assert.match(outside.stderr, /--write-key-file writes into .*, served at https:\/\/www\.example\.com\/docs\/; --key-location https:\/\/www\.example\.com\/5f2b8c1d9e7a4b3c\.txt is not a file there/);
+    assert.ok(!existsSync(join(docs, `${KEY}.txt`)));
+    assert.equal(fake.bodies.length, 1);
+  });
+
   it('needs a build first, and a valid key', async () => {
     const dir = tempDir('sitemapkit-indexnow-');
     const none = await runCli(['indexnow', '--key', KEY, '--out', dir], { cwd: dir });

@@ -66,7 +66,7 @@ test('a SitemapError is thrown with a code of the set only; a rule id goes in `r
   assert.ok(!('rule' in new SitemapError('ERR_SITEMAP_OPTION', 'no rule')));
 });
 
-test('a refused value that JSON cannot write (a BigInt, a cycle) is still refused with its rule, not a TypeError from the message', async () => {
+test('a refused value that JSON cannot write (a BigInt, a cycle, Infinity) is still refused with its rule, not a TypeError from the message', async () => {
   const { normalizeUrl } = await import('../../src/core/url.js');
   const { UrlEntrySerializer, ALL_EXTENSIONS } = await import('../../src/core/write/url-entry.js');
   const { LIMITS_PROFILES } = await import('../../src/core/model.js');
@@ -77,6 +77,9 @@ test('a refused value that JSON cannot write (a BigInt, a cycle) is still refuse
     [() => normalizeUrl(10n as never), 'loc/invalid', '"10n"'],
     [() => normalizeUrl(cyclic as never), 'loc/invalid', '[object Object]'],
     [() => serializer.serialize({ loc: 'https://example.com/', priority: 1n as never }, ALL_EXTENSIONS), 'priority/invalid', '"1n"'],
+    // JSON writes them as null; a JSON Lines priority of 1e400 is Infinity.
+    [() => serializer.serialize({ loc: 'https://example.com/', priority: Infinity }, ALL_EXTENSIONS), 'priority/out-of-range', 'priority "Infinity"'],
+    [() => serializer.serialize({ loc: 'https://example.com/', priority: NaN }, ALL_EXTENSIONS), 'priority/out-of-range', 'priority "NaN"'],
   ];
   for (const [refuse, rule, shown] of cases) {
     assert.throws(refuse, (error: unknown) => error instanceof InvalidValueError && error.rule === rule && error.message.includes(shown), rule);

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SitemapError } from '../../src/core/errors.js';
-import { parseTextLine, sniffInputFormat } from '../../src/core/input/text.js';
+import { locProblem, parseTextLine, sniffInputFormat } from '../../src/core/input/text.js';
 import { splitTsvLine, unescapeTsvField } from '../../src/core/input/tsv.js';
 import { CsvParser, csvHeader, csvRecordToEntry, httpDateToW3c, knownColumnOf, parseColumnMapping } from '../../src/core/input/csv.js';
 import { parseJsonLine } from '../../src/core/input/jsonl.js';
@@ -101,6 +101,14 @@ describe('parseTextLine: a line is an absolute http(s) URL or a /path, nothing e
       assert.match(read?.error ?? '', reason);
     });
   }
+
+  it('a loc from a field (CSV, TSV, JSON Lines) is never told to use another input format: a header row repeated where CSV files were joined is not "use --input-format csv"', () => {
+    for (const loc of ['loc', 'URL', '{"loc":"/a"}', 'a,b', '"a']) {
+      assert.match(locProblem(loc) ?? '', /: write the full URL \(https:\/\/host\/path\) or a path from the site's root \(\/path\)$/, loc);
+    }
+    assert.match(locProblem('www.example.com/a') ?? '', /looks like a URL without its scheme/);
+    assert.match(locProblem('"https://e.com/a"') ?? '', /it is in double quotes; write the URL without them$/);
+  });
 
   it('columns count from the start of the line as given (leading blanks included)', () => {
     assert.match(parseTextLine('  /a b')?.error ?? '', /at column 5/);
@@ -308,6 +316,11 @@ describe('csvHeader / csvRecordToEntry', () => {
   it('a header separated by semicolons (a spreadsheet of a comma-decimal locale) is named so', () => {
     assert.throws(() => csvHeader(['URL;Last Modified']), /header is separated by semicolons: save the file as CSV with commas/);
     assert.throws(() => csvHeader(['Page', 'Date']), /expected loc \(or url, address\)/);
+  });
+
+  it('a header separated by tabs read as CSV (an Ahrefs export: UTF-16 TSV named .csv), or by commas read as TSV, is told to use the other format', () => {
+    assert.throws(() => csvHeader(['URL\tTitle\tLast modified']), /header is separated by tabs: use --input-format tsv$/);
+    assert.throws(() => csvHeader(['loc,lastmod'], 'TSV'), /header is separated by commas: use --input-format csv$/);
   });
 
   it('maps columns in any order, case-insensitively, and lists unknown ones', () => {

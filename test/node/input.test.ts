@@ -118,6 +118,30 @@ describe('readInput', () => {
     assert.deepEqual(text.records.map((r) => [r.line, r.entry?.loc ?? r.error]), [[1, 'https://e.com/a'], [2, 'https://e.com/ü']]);
   });
 
+  it('UTF-16 without a BOM is recognised by the NUL byte beside its first character, in every format; with or without, read three bytes at a time (code units split)', async () => {
+    const inputs: Array<[InputFormat | 'auto', string]> = [
+      ['text', '# pages\r\nhttps://e.com/a\r\nhttps://e.com/ü\r\n'],
+      ['auto', 'loc,lastmod\r\nhttps://e.com/a,2024-01-01\r\nhttps://e.com/ü,\r\n'],
+      ['tsv', 'loc\tlastmod\r\nhttps://e.com/a\t2024-01-01\r\nhttps://e.com/ü\t\r\n'],
+      ['jsonl', '{"loc":"https://e.com/a","lastmod":"2024-01-01"}\n{"loc":"https://e.com/ü"}\n'],
+    ];
+    for (const [format, text] of inputs) {
+      for (const bom of ['', '\uFEFF']) {
+        const le = Buffer.from(bom + text, 'utf16le');
+        for (const bytes of [le, Buffer.from(le).swap16()]) {
+          const records = await drain(readInput('-', format, { stdin: Readable.from(Array.from({ length: Math.ceil(bytes.length / 3) }, (_, i) => bytes.subarray(i * 3, i * 3 + 3))) }));
+          assert.deepEqual(records.map((r) => r.entry?.loc ?? r.error), ['https://e.com/a', 'https://e.com/ü'], `${format} ${JSON.stringify(bom)} ${bytes[0]}`);
+        }
+      }
+    }
+  });
+
+  it('UTF-16 CRLF read a byte at a time (the LF cut in half, one chunk decoding to nothing) ends one line: the line numbers stay right', async () => {
+    const bytes = Buffer.from('\uFEFFhttps://e.com/a\r\nhttps://e.com/b\r\nnot a url\r\n', 'utf16le');
+    const records = await drain(readInput('-', 'text', { stdin: Readable.from([...bytes].map((b) => Buffer.from([b]))) }));
+    assert.deepEqual(records.map((r) => [r.line, r.entry?.loc ?? r.code]), [[1, 'https://e.com/a'], [2, 'https://e.com/b'], [3, 'input/text']]);
+  });
+
   it('text and TSV: a lone CR ends a line (old Mac files), across chunks; JSON Lines keeps a CR inside a line as JSON whitespace', async () => {
     const lines = Array.from({ length: 30_000 }, (_, i) => `https://example.com/page/${i}?q=${'x'.repeat(i % 17)}`);
     for (const eol of ['\r', '\r\n']) {
@@ -145,6 +169,16 @@ describe('readInput', () => {
       { error: 'record has 2 fields, the header has 3 (an unquoted comma in a value?)', code: 'input/csv', file: 'in.csv', line: 6 },
       { entry: { loc: 'https://e.com/f', priority: '0.1' }, file: 'in.csv', line: 7 },
     ]);
+  });
+
+  it('a CSV record longer than 8 Mi characters is input/line-too-long, as a text (TSV, JSON Lines) line is, and the reading goes on', async () => {
+    const mib = Buffer.alloc(1024 * 1024, 'x');
+    for (const [format, header, quote] of [['text', '', ''], ['csv', 'loc\n', '"']] as const) {
+      const chunks = [Buffer.from(header + quote), ...Array.from({ length: 9 }, () => mib), Buffer.from(`${quote}\nhttps://e.com/b\n`)];
+      const records = await drain(readInput('-', format, { stdin: Readable.from(chunks) }));
+      const line = header === '' ? 1 : 2;
+      assert.deepEqual(records.map((r) => [r.line, r.code ?? r.entry?.loc]), [[line, 'input/line-too-long'], [line + 1, 'https://e.com/b']], format);
+    }
   });
 
   it('csv: a header without loc is fatal and names the file', async () => {

@@ -80,18 +80,19 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
   const counts: Record<AnnouncementKind, number> = { added: 0, updated: 0, removed: 0 };
   for (const item of pending) counts[item.kind]++;
   // A site served below the host's root cannot publish /KEY.txt: its key file sits next to its pages.
-  const keyLocation = settings.keyLocation ?? (settings.writeKeyFile && new URL(state.baseUrl).pathname !== '/' ? `${state.baseUrl}${settings.key}.txt` : undefined);
+  const keyUrl = settings.keyLocation ?? `${state.baseUrl}${settings.key}.txt`;
+  const keyLocation = settings.keyLocation ?? (settings.writeKeyFile && new URL(state.baseUrl).pathname !== '/' ? keyUrl : undefined);
+  const keyFile = settings.writeKeyFile ? keyFilePath(context.siteDir, state.baseUrl, keyUrl) : undefined;
   const payloads = indexNowPayloads(
     pending.map((item) => item.url),
     { key: settings.key, ...(keyLocation !== undefined ? { keyLocation } : {}) },
   );
   const summary: SubmitSummary = { endpoint: settings.endpoint, dryRun: settings.dryRun, pending: counts, payloads: [], recorded: 0 };
 
-  if (settings.writeKeyFile && !settings.dryRun) {
-    const keyFile = join(context.siteDir, `${settings.key}.txt`);
+  if (keyFile !== undefined && !settings.dryRun) {
     await writeFileAtomic(keyFile, settings.key);
     summary.keyFile = keyFile;
-    say(`indexnow: wrote the key file ${keyFile}; publish it with the site\n`);
+    say(`indexnow: wrote the key file ${keyFile}; publish it with the site, at ${keyUrl}\n`);
   }
   if (payloads.length === 0) {
     say('indexnow: nothing to submit: no URL was added, changed or removed since the last accepted submission\n');
@@ -143,6 +144,20 @@ export async function submitPending(settings: IndexNowSettings, context: SubmitC
     }
   }
   return { ok, summary };
+}
+
+/**
+ * The file of `siteDir` (served at `baseUrl`) that the engine fetches as `keyUrl`; `ERR_SITEMAP_OPTION`
+ * when no file there is served at it (another host, above the base URL, or a name to percent-decode).
+ */
+function keyFilePath(siteDir: string, baseUrl: string, keyUrl: string): string {
+  const url = new URL(keyUrl);
+  const base = new URL(baseUrl);
+  const path = url.pathname.slice(base.pathname.length);
+  if (url.host !== base.host || !url.pathname.startsWith(base.pathname) || !/^[\w.~-]+(?:\/[\w.~-]+)*$/.test(path)) {
+    throw new SitemapError('ERR_SITEMAP_OPTION', `--write-key-file writes into ${siteDir}, served at ${baseUrl}; --key-location ${keyUrl} is not a file there: publish the key file at that address yourself (without --write-key-file), or give a --key-location below ${baseUrl}`);
+  }
+  return join(siteDir, path);
 }
 
 export async function runIndexNow(argv: string[], io: CliIo): Promise<number> {

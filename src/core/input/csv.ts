@@ -9,8 +9,11 @@ import type { Changefreq, UrlEntry } from '../model.js';
 export interface CsvParserHandlers {
   /** A complete record. `line` is the 1-based line the record starts on. Blank lines are not records. */
   onRecord(fields: string[], line: number): void;
-  /** A malformed record, skipped. `line`: the bad character's, or the record's for an unterminated quote. */
-  onError(message: string, line: number): void;
+  /**
+   * A malformed record, skipped. `line`: the bad character's, or the record's for an unterminated quote
+   * or one longer than `maxRecordLength` (`tooLong`).
+   */
+  onError(message: string, line: number, tooLong?: boolean): void;
 }
 
 const enum State {
@@ -40,7 +43,6 @@ const LINE_END = /[\n\r]/g;
  */
 
 export class CsvParser {
-  private readonly handlers: CsvParserHandlers;
   private state = State.FieldStart;
   private fields: string[] = [];
   private field = '';
@@ -50,17 +52,16 @@ export class CsvParser {
   private recordLine = 1;
   private started = false;
   private ended = false;
-  private readonly maxRecordLength: number;
   /** Characters of the current record's fields before the one being read (with their commas). */
   private held = 0;
   /** The current record passed maxRecordLength: its text is dropped as it comes, and it is reported, not emitted. */
   private overlong = false;
 
   /** `maxRecordLength`: a record longer than this (in characters) is skipped with an error, its text not kept. */
-  constructor(handlers: CsvParserHandlers, maxRecordLength = Number.POSITIVE_INFINITY) {
-    this.handlers = handlers;
-    this.maxRecordLength = maxRecordLength;
-  }
+  constructor(
+    private readonly handlers: CsvParserHandlers,
+    private readonly maxRecordLength = Number.POSITIVE_INFINITY,
+  ) {}
 
   // Long: one loop whose states (RFC 4180 quoting) share the position, the field and the record's line.
   push(text: string): void {
@@ -244,7 +245,7 @@ export class CsvParser {
     const line = this.recordLine;
     const overlong = this.overlong;
     this.nextRecord();
-    if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line);
+    if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line, true);
     else this.handlers.onRecord(fields, line);
   }
 
@@ -398,9 +399,13 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
     }
   }
   if (found.loc === undefined) {
-    // A spreadsheet in a locale whose decimal mark is the comma exports CSV separated by semicolons.
-    const semicolons = kind === 'CSV' && fields.length === 1 && fields[0]?.includes(';') === true;
-    const why = semicolons ? 'the header is separated by semicolons: save the file as CSV with commas, or as tab-separated text' : 'expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME';
+    // One field with another format's separators: a spreadsheet in a locale whose decimal mark is the comma
+    // exports CSV separated by semicolons; Ahrefs exports tab-separated UTF-16 named .csv.
+    const one = fields.length === 1 ? (fields[0] as string) : '';
+    const why = kind === 'CSV' && one.includes(';') ? 'the header is separated by semicolons: save the file as CSV with commas, or as tab-separated text'
+      : kind === 'CSV' && one.includes('\t') ? 'the header is separated by tabs: use --input-format tsv'
+      : kind === 'TSV' && one.includes(',') ? 'the header is separated by commas: use --input-format csv'
+      : 'expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME';
     throw new SitemapError(
       'ERR_SITEMAP_INPUT_FORMAT',
       `${kind} header has no "loc" column (found ${names()}); ${why}`,

@@ -72,10 +72,13 @@ export function sniffInputFormat(line: string, locName?: string): SniffedFormat 
   return 'text';
 }
 
-/** Why a line that is no URL was refused, with what it looks like when that is known. */
-function refusal(s: string): string {
+/**
+ * Why a line that is no URL was refused, with what it looks like when that is known; a `field` (of CSV,
+ * TSV, JSON Lines) is not told of another input format: its input was read as one already.
+ */
+function refusal(s: string, field = false): string {
   const what = `${quote(s)} is neither an absolute http(s) URL nor a path starting with /`;
-  const format = sniffInputFormat(s);
+  const format = field ? 'text' : sniffInputFormat(s);
   if (format === 'jsonl') return `${what}: looks like JSON Lines: use --input-format jsonl`;
   if (format === 'csv') return `${what}: looks like a CSV header: use --input-format csv`;
   if (format === 'tsv') return `${what}: looks like a TSV header: use --input-format tsv`;
@@ -89,7 +92,7 @@ function refusal(s: string): string {
   }
   // A URL in quotes alone is no CSV: a JSON Lines field or a text line carries them as written.
   if (/^"(?:https?:\/\/|\/)[^"]*"$/i.test(s)) return `${what}: it is in double quotes; write the URL without them`;
-  if (s.startsWith('"') || s.includes(',')) return `${what}: looks like CSV: use --input-format csv`;
+  if (!field && (s.startsWith('"') || s.includes(','))) return `${what}: looks like CSV: use --input-format csv`;
   return `${what}: write the full URL (https://host/path) or a path from the site's root (/path)`;
 }
 
@@ -101,7 +104,7 @@ export function locProblem(loc: string): string | undefined {
   const bad = NOT_PRINTABLE_ASCII_RE.test(loc) ? NOT_IN_URL_RE.exec(loc) : null;
   if (bad !== null) return `loc ${quote(loc)} contains ${characterName(bad[0])} at column ${bad.index + 1}; a URL has none (percent-encode it, e.g. %20 for a space, if it belongs to the URL)`;
   if (loc.charCodeAt(0) === 0x2f /* / */ ? loc.charCodeAt(1) !== 0x2f : HTTP_URL_RE.test(loc)) return undefined;
-  return `loc ${refusal(loc)}`;
+  return `loc ${refusal(loc, true)}`;
 }
 
 /**
