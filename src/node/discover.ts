@@ -6,7 +6,7 @@
 // consumer that falls behind holds the bodies back (backpressure): memory stays bounded.
 
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
-import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
+import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError, checkCount } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
@@ -570,8 +570,7 @@ class Discovery {
       this.fail(node, diagnostic(refusal.code, refusal.message, node.url));
       return false;
     }
-    const origin = new URL(node.url).origin;
-    if (parent !== undefined && new URL(parent.url).origin !== origin) {
+    if (parent !== undefined && otherHost(node.url, parent.url)) {
       if (this.options.crossHost === 'deny') {
         this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${parent.url} (--cross-host deny)`, node.url), 'skipped');
         return false;
@@ -637,7 +636,7 @@ class Discovery {
       headers: conditional ?? {},
       checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
-        if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
+        if (parent !== undefined && this.options.crossHost === 'deny' && otherHost(to, parent.url)) {
           return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${parent.url} (--cross-host deny)` };
         }
         const key = visitKey(to);

@@ -565,6 +565,26 @@ describe('discover: other hosts, cache', () => {
     }
   });
 
+  it('a scheme change on the same host is no other host: followed under crossHost deny, no cross-host warning', async () => {
+    // http → https on one host is the most common redirect there is (default ports: no port to tell them apart).
+    const moved = (to: string): Response => new Response(null, { status: 301, headers: { location: to } });
+    const site: Record<string, () => Response> = {
+      'http://example.com/index.xml': () => new Response(sitemapIndex(['http://example.com/a.xml'])),
+      'http://example.com/a.xml': () => moved('https://example.com/a.xml'),
+      'https://example.com/a.xml': () => new Response(urlset(['https://example.com/p'])),
+      'http://example.com/up.xml': () => moved('https://example.com/up.xml'),
+      'https://example.com/up.xml': () => new Response(sitemapIndex(['https://example.com/b.xml'])),
+      'https://example.com/b.xml': () => new Response(urlset(['https://example.com/q'])),
+    };
+    const fetch = (async (url: string) => site[url]?.() ?? new Response('', { status: 404 })) as typeof globalThis.fetch;
+    for (const crossHost of ['warn', 'deny'] as const) {
+      const child = await discover('http://example.com/index.xml', { fetch, crossHost });
+      assert.deepEqual([child.urls, codes(child.tree)], [['https://example.com/p'], []], crossHost);
+      const index = await discover('http://example.com/up.xml', { fetch, crossHost });
+      assert.deepEqual([index.urls, codes(index.tree)], [['https://example.com/q'], []], crossHost);
+    }
+  });
+
   it('with a cache directory, sends If-None-Match / If-Modified-Since and reuses the copy on 304', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
