@@ -557,8 +557,8 @@ class Discovery {
     this.emit({ type: 'sitemap', sitemap: node });
   }
 
-  /** Checks done before a sitemap is requested: robots.txt rules, cross-host. False: not fetched. */
-  private async admitted(node: SitemapNode, parent: SitemapNode | undefined): Promise<boolean> {
+  /** Checks done before a sitemap is requested: robots.txt rules, cross-host (`index`: where its index was served). False: not fetched. */
+  private async admitted(node: SitemapNode, index: string | undefined): Promise<boolean> {
     // The policy first: a refused URL costs no request, not even for another host's robots.txt.
     const refusal = await this.client.policy.check(new URL(node.url));
     if (refusal !== undefined) {
@@ -570,21 +570,21 @@ class Discovery {
       this.fail(node, diagnostic(refusal.code, refusal.message, node.url));
       return false;
     }
-    if (parent !== undefined && otherHost(node.url, parent.url)) {
+    if (index !== undefined && otherHost(node.url, index)) {
       if (this.options.crossHost === 'deny') {
-        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${parent.url} (--cross-host deny)`, node.url), 'skipped');
+        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${index} (--cross-host deny)`, node.url), 'skipped');
         return false;
       }
       const their = await this.robots(robotsUrlOf(node.url));
       // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
       if (their.failure !== undefined && hostUnreachable(their.failure)) return true;
-      const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(parent.url));
+      const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(index));
       if (submitted) {
         this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
       } else {
         const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
         const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
-        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it${unread}`, node.url, hint));
+        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
       }
     }
     const why = await this.robotsRefusal(node.url);
@@ -625,9 +625,10 @@ class Discovery {
   }
 
   private async fetchSitemap(node: SitemapNode): Promise<void> {
-    const parent = this.parentOf.get(node);
+    // The index is on the host that served it, after any redirect.
+    const index = this.parentOf.get(node)?.finalUrl ?? this.parentOf.get(node)?.url;
     if (this.skipUnreachable(node)) return;
-    if (!(await this.admitted(node, parent))) return;
+    if (!(await this.admitted(node, index))) return;
     if (this.skipUnreachable(node)) return;
     const start = performance.now();
     const conditional = await this.cache?.conditionalHeaders(node.url);
@@ -636,8 +637,8 @@ class Discovery {
       headers: conditional ?? {},
       checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
-        if (parent !== undefined && this.options.crossHost === 'deny' && otherHost(to, parent.url)) {
-          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${parent.url} (--cross-host deny)` };
+        if (index !== undefined && this.options.crossHost === 'deny' && otherHost(to, index)) {
+          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${index} (--cross-host deny)` };
         }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);

@@ -585,6 +585,19 @@ describe('discover: other hosts, cache', () => {
     }
   });
 
+  it("an index redirected to another host is on that host: its children there are on the index's host", async () => {
+    const site: Record<string, () => Response> = {
+      'https://example.com/index.xml': () => new Response(null, { status: 301, headers: { location: 'https://www.example.com/index.xml' } }),
+      'https://www.example.com/index.xml': () => new Response(sitemapIndex(['https://www.example.com/a.xml'])),
+      'https://www.example.com/a.xml': () => new Response(urlset(['https://www.example.com/p'])),
+    };
+    const fetch = (async (url: string) => site[url]?.() ?? new Response('', { status: 404 })) as typeof globalThis.fetch;
+    for (const crossHost of ['warn', 'deny'] as const) {
+      const found = await discover('https://example.com/index.xml', { fetch, crossHost });
+      assert.deepEqual([found.urls, codes(found.tree)], [['https://www.example.com/p'], []], crossHost);
+    }
+  });
+
   it('with a cache directory, sends If-None-Match / If-Modified-Since and reuses the copy on 304', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
