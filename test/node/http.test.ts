@@ -50,6 +50,20 @@ describe('node:http transport', () => {
     }
   });
 
+  it("headers over Node's 16 KiB (a long Content-Security-Policy, many cookies) are read, as browsers read them", async () => {
+    const plain = urlset(pages('big-head', 2));
+    const raw = await startRawServer((socket) => socket.end(`HTTP/1.1 200 OK\r\nX-Policy: ${'a'.repeat(40_000)}\r\nConnection: close\r\n\r\n${plain}`));
+    const client = new HttpClient({ allowPrivate: true, retries: 0 });
+    try {
+      const r = await client.get(raw.url('/s.xml'));
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      assert.equal(await text(r.body), plain);
+    } finally {
+      await client.close();
+      await raw.close();
+    }
+  });
+
   it('a deflate body held back by its reader is not inflated ahead into memory (a deflate bomb)', async () => {
     const inflated = 16 * 1024 * 1024;
     const spaces = Buffer.alloc(inflated, 0x20);
@@ -389,7 +403,7 @@ describe('a status HTTP does not define', () => {
 describe('a response that is no valid HTTP', () => {
   it('is not retried: headers over the parser limit, or no HTTP at all, fail the same way every time', async () => {
     const answers: Record<string, string> = {
-      '/big.xml': `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\nContent-Length: 0\r\n\r\n`,
+      '/big.xml': `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(300_000)}\r\nContent-Length: 0\r\n\r\n`,
       '/banner.xml': 'SSH-2.0-OpenSSH_9.6\r\n\r\n',
     };
     const raw = await startRawServer((socket, path) => socket.end(answers[path] ?? ''));

@@ -13,6 +13,8 @@ import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw }
 import type { FetchFunction } from './client.js';
 
 const DECODE_CHUNK = 256 * 1024;
+/** The largest response head read: Chromium's (HttpStreamParser kMaxHeaderBufSize), not Node's 16 KiB. */
+const MAX_HEADER_BYTES = 256 * 1024;
 
 /** Codes of errors the client turns into `fetch/too-large` and `fetch/http-status` (internal marks). */
 export const ENCODED_TOO_LARGE = 'SITEMAPKIT_ENCODED_TOO_LARGE';
@@ -120,7 +122,7 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
       if (signal?.aborted === true) return reject(signal.reason);
       const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
       for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
-      const request = send(url, { method: 'GET', headers, agent });
+      const request = send(url, { method: 'GET', headers, agent, maxHeaderSize: MAX_HEADER_BYTES });
       const onAbort = (): void => void request.destroy(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
       // The response once it has come: an error of the connection after that belongs to its body.
