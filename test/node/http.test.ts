@@ -422,6 +422,25 @@ describe('a response that is no valid HTTP', () => {
   });
 });
 
+describe('a Location in raw UTF-8', () => {
+  it('is read as UTF-8, as browsers read it (Node gives header bytes as Latin-1)', async () => {
+    const raw = await startRawServer((socket, path) => {
+      if (path === '/caf%C3%A9.xml') socket.end(`HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n${urlset(pages('cafe', 1))}`);
+      else socket.end(Buffer.from('HTTP/1.1 301 Moved\r\nLocation: /café.xml\r\nConnection: close\r\n\r\n', 'utf8'));
+    });
+    const client = new HttpClient({ allowPrivate: true, retries: 0 });
+    try {
+      const r = await client.get(raw.url('/old.xml'));
+      assert.ok(r.ok);
+      await r.body.cancel();
+      assert.deepEqual([r.status, r.url], [200, raw.url('/caf%C3%A9.xml')]);
+    } finally {
+      await client.close();
+      await raw.close();
+    }
+  });
+});
+
 describe('a timeout after a redirect', () => {
   it('names the URL that did not answer in time, not only the one asked for', async () => {
     const s = await startSiteServer({ '/moved.xml': { status: 302, headers: { location: '/slow.xml' } }, '/slow.xml': () => {} });

@@ -108,6 +108,16 @@ function isTlsFailure(cause: string | undefined): boolean {
   return cause !== undefined && (cause === 'EPROTO' || /^ERR_(SSL|TLS)_|CERT|^UNABLE_TO_(GET|VERIFY)_/.test(cause));
 }
 
+/** A header's bytes (given as Latin-1 by node:http and fetch) as UTF-8 when they are, as browsers read a raw UTF-8 Location. */
+function utf8(value: string | null): string | null {
+  if (value === null || !/[\x80-\xff]/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
 /** Whether a failure says the host cannot be reached: its other URLs would fail the same way. */
 export function hostUnreachable(failure: Pick<HttpFailure, 'code' | 'cause'>): boolean {
   return failure.code === 'fetch/dns' || (failure.cause !== undefined && (HOST_DOWN_CAUSES.has(failure.cause) || isTlsFailure(failure.cause)));
@@ -307,7 +317,7 @@ export class HttpClient {
         const { code, message, retry, cause } = describeError(signal.aborted ? stopReason(signal) : error, current);
         return failed(code, message, current, retry, cause);
       }
-      const location = response.headers.get('location');
+      const location = utf8(response.headers.get('location'));
       if (REDIRECT_STATUSES.has(response.status) && location !== null) {
         await cancelBody(response);
         release();
