@@ -50,6 +50,27 @@ describe('node:http transport', () => {
     }
   });
 
+  it('Content-Encoding gzip: bytes after the gzip data are ignored, as browsers do; a body that is no gzip stays an error', async () => {
+    const plain = urlset(pages('trailing', 50));
+    // A script that prints a newline after its gzip output (Chromium's GzipSourceStream ignores it); a server that says gzip and sends none.
+    const s = await startSiteServer({
+      '/trailing': { headers: { 'content-encoding': 'gzip' }, body: Buffer.concat([gzipSync(plain), Buffer.from('\n\n')]) },
+      '/plain': { headers: { 'content-encoding': 'gzip' }, body: plain },
+    });
+    const client = new HttpClient({ allowPrivate: true, retries: 0 });
+    try {
+      const trailing = await client.get(s.url('/trailing'));
+      assert.ok(trailing.ok);
+      assert.equal(await text(trailing.body), plain);
+      const lie = await client.get(s.url('/plain'));
+      assert.ok(lie.ok);
+      await assert.rejects(text(lie.body), (e: { rule?: string; message?: string }) => e.rule === 'fetch/body' && /incorrect header check/.test(e.message ?? ''));
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+
   it("headers over Node's 16 KiB (a long Content-Security-Policy, many cookies) are read, as browsers read them", async () => {
     const plain = urlset(pages('big-head', 2));
     const raw = await startRawServer((socket) => socket.end(`HTTP/1.1 200 OK\r\nX-Policy: ${'a'.repeat(40_000)}\r\nConnection: close\r\n\r\n${plain}`));

@@ -9,7 +9,8 @@
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { createBrotliDecompress, createInflate, createInflateRaw } from 'node:zlib';
+import { gunzipped } from '../decompress.js';
 import type { FetchFunction } from './client.js';
 
 const DECODE_CHUNK = 256 * 1024;
@@ -54,7 +55,8 @@ function fetchFailed(cause: unknown): TypeError {
 
 /** The decoder for a Content-Encoding; deflate is zlib-wrapped or raw, told by the first byte. */
 function decoded(message: IncomingMessage, encoding: string): Readable {
-  if (encoding === 'gzip' || encoding === 'x-gzip') return message.pipe(createGunzip({ chunkSize: DECODE_CHUNK }));
+  // Paused: the byte cap's 'data' listener must not make it flow before gunzipped() reads it.
+  if (encoding === 'gzip' || encoding === 'x-gzip') return Readable.from(gunzipped(message.pause())).once('close', () => message.destroy());
   if (encoding === 'br') return message.pipe(createBrotliDecompress({ chunkSize: DECODE_CHUNK }));
   // RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate. 0x?8 is a zlib header.
   // Piped, so that backpressure reaches the decoder: a deflate bomb must not inflate into memory.
