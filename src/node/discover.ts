@@ -453,8 +453,9 @@ class Discovery {
     } else if (outcome.status < 200 || outcome.status >= 300) {
       node.status = outcome.status;
       await outcome.body.cancel();
-      // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
-      node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
+      // RFC 9309 §2.3.1.3-4: a 4xx is no file, and so is a 3xx not followed (§2.3.1.2); a 5xx is unreachable,
+      // and so is 429, a busy server (Google: "4xx, except 429").
+      node.outcome = outcome.status >= 500 || outcome.status === 429 ? 'failed' : 'absent';
       if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}${this.client.retriesSaid(outcome)}`);
     } else {
       node.status = outcome.status;

@@ -752,6 +752,17 @@ describe('discover: totals add up (issue 22)', () => {
     }
   });
 
+  it('a robots.txt answering a 3xx that cannot be followed (no Location) is unavailable, not unreachable: it disallows nothing', async () => {
+    // RFC 9309 §2.3.1.4: only 5xx (and network errors) are unreachable; §2.3.1.2: redirects not followed to a file are unavailable.
+    const s = await startSiteServer({ '/robots.txt': { status: 301, body: '' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    try {
+      const { tree, urls } = await discover(s.url('/sitemap.xml'), { retries: 0, respectRobots: true });
+      assert.deepEqual([codes(tree), urls, tree.totals.robotsFailed], [[], pages('p', 1), 0]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('holds over random site shapes (fast-check)', async () => {
     type Kind = 'ok' | 'missing' | 'html' | 'disallowed' | 'again' | 'self' | 'cut' | 'repeats' | 'nested';
     const kinds: Kind[] = ['ok', 'missing', 'html', 'disallowed', 'again', 'self', 'cut', 'repeats', 'nested'];
