@@ -75,6 +75,22 @@ export async function* decompressed(source: AsyncIterable<Uint8Array>, options: 
   yield* capped(layer(input, 0), maxBytes, tooBig);
 }
 
+/**
+ * One gzip layer, for a `Content-Encoding: gzip` body: bytes after its members are ignored in silence,
+ * as browsers do (Chromium's GzipSourceStream); a body that does not start as gzip is `gzip/corrupt`.
+ */
+export async function* gunzipped(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const input = new Pieces(source);
+  try {
+    const magic = await input.take(2);
+    if (!isGzip(magic)) throw corrupt(magic.length < 2 ? TRUNCATED : 'incorrect header check');
+    input.unshift(magic);
+    yield* gunzip(input, DEFAULT_CHUNK_BYTES, undefined);
+  } finally {
+    await input.close();
+  }
+}
+
 /** Passes at most `limit` bytes, then throws `error()`: the bytes up to the limit go through first. */
 async function* capped(source: AsyncIterable<Uint8Array>, limit: number, error: () => SitemapError): AsyncGenerator<Uint8Array> {
   let total = 0;

@@ -6,7 +6,7 @@
 // consumer that falls behind holds the bodies back (backpressure): memory stays bounded.
 
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
-import { classifyInput, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
+import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError, checkCount } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
@@ -453,8 +453,9 @@ class Discovery {
     } else if (outcome.status < 200 || outcome.status >= 300) {
       node.status = outcome.status;
       await outcome.body.cancel();
-      // RFC 9309 §2.3.1.3: a 4xx is no file, but 429 a busy server, as a 5xx (Google: "4xx, except 429").
-      node.outcome = outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429 ? 'absent' : 'failed';
+      // RFC 9309 §2.3.1.3-4: a 4xx is no file, and so is a 3xx not followed (§2.3.1.2); a 5xx is unreachable,
+      // and so is 429, a busy server (Google: "4xx, except 429").
+      node.outcome = outcome.status >= 500 || outcome.status === 429 ? 'failed' : 'absent';
       if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}${this.client.retriesSaid(outcome)}`);
     } else {
       node.status = outcome.status;
@@ -557,8 +558,8 @@ class Discovery {
     this.emit({ type: 'sitemap', sitemap: node });
   }
 
-  /** Checks done before a sitemap is requested: robots.txt rules, cross-host. False: not fetched. */
-  private async admitted(node: SitemapNode, parent: SitemapNode | undefined): Promise<boolean> {
+  /** Checks done before a sitemap is requested: robots.txt rules, cross-host (`index`: where its index was served). False: not fetched. */
+  private async admitted(node: SitemapNode, index: string | undefined): Promise<boolean> {
     // The policy first: a refused URL costs no request, not even for another host's robots.txt.
     const refusal = await this.client.policy.check(new URL(node.url));
     if (refusal !== undefined) {
@@ -570,22 +571,21 @@ class Discovery {
       this.fail(node, diagnostic(refusal.code, refusal.message, node.url));
       return false;
     }
-    const origin = new URL(node.url).origin;
-    if (parent !== undefined && new URL(parent.url).origin !== origin) {
+    if (index !== undefined && otherHost(node.url, index)) {
       if (this.options.crossHost === 'deny') {
-        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${parent.url} (--cross-host deny)`, node.url), 'skipped');
+        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${index} (--cross-host deny)`, node.url), 'skipped');
         return false;
       }
       const their = await this.robots(robotsUrlOf(node.url));
       // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
       if (their.failure !== undefined && hostUnreachable(their.failure)) return true;
-      const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(parent.url));
+      const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(index));
       if (submitted) {
         this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
       } else {
         const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
         const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
-        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${parent.url}, and ${their.node.url} does not list it${unread}`, node.url, hint));
+        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
       }
     }
     const why = await this.robotsRefusal(node.url);
@@ -626,9 +626,10 @@ class Discovery {
   }
 
   private async fetchSitemap(node: SitemapNode): Promise<void> {
-    const parent = this.parentOf.get(node);
+    // The index is on the host that served it, after any redirect.
+    const index = this.parentOf.get(node)?.finalUrl ?? this.parentOf.get(node)?.url;
     if (this.skipUnreachable(node)) return;
-    if (!(await this.admitted(node, parent))) return;
+    if (!(await this.admitted(node, index))) return;
     if (this.skipUnreachable(node)) return;
     const start = performance.now();
     const conditional = await this.cache?.conditionalHeaders(node.url);
@@ -637,8 +638,8 @@ class Discovery {
       headers: conditional ?? {},
       checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
-        if (parent !== undefined && this.options.crossHost === 'deny' && new URL(to).origin !== new URL(parent.url).origin) {
-          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${parent.url} (--cross-host deny)` };
+        if (index !== undefined && this.options.crossHost === 'deny' && otherHost(to, index)) {
+          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${index} (--cross-host deny)` };
         }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);

@@ -565,6 +565,39 @@ describe('discover: other hosts, cache', () => {
     }
   });
 
+  it('a scheme change on the same host is no other host: followed under crossHost deny, no cross-host warning', async () => {
+    // http → https on one host is the most common redirect there is (default ports: no port to tell them apart).
+    const moved = (to: string): Response => new Response(null, { status: 301, headers: { location: to } });
+    const site: Record<string, () => Response> = {
+      'http://example.com/index.xml': () => new Response(sitemapIndex(['http://example.com/a.xml'])),
+      'http://example.com/a.xml': () => moved('https://example.com/a.xml'),
+      'https://example.com/a.xml': () => new Response(urlset(['https://example.com/p'])),
+      'http://example.com/up.xml': () => moved('https://example.com/up.xml'),
+      'https://example.com/up.xml': () => new Response(sitemapIndex(['https://example.com/b.xml'])),
+      'https://example.com/b.xml': () => new Response(urlset(['https://example.com/q'])),
+    };
+    const fetch = (async (url: string) => site[url]?.() ?? new Response('', { status: 404 })) as typeof globalThis.fetch;
+    for (const crossHost of ['warn', 'deny'] as const) {
+      const child = await discover('http://example.com/index.xml', { fetch, crossHost });
+      assert.deepEqual([child.urls, codes(child.tree)], [['https://example.com/p'], []], crossHost);
+      const index = await discover('http://example.com/up.xml', { fetch, crossHost });
+      assert.deepEqual([index.urls, codes(index.tree)], [['https://example.com/q'], []], crossHost);
+    }
+  });
+
+  it("an index redirected to another host is on that host: its children there are on the index's host", async () => {
+    const site: Record<string, () => Response> = {
+      'https://example.com/index.xml': () => new Response(null, { status: 301, headers: { location: 'https://www.example.com/index.xml' } }),
+      'https://www.example.com/index.xml': () => new Response(sitemapIndex(['https://www.example.com/a.xml'])),
+      'https://www.example.com/a.xml': () => new Response(urlset(['https://www.example.com/p'])),
+    };
+    const fetch = (async (url: string) => site[url]?.() ?? new Response('', { status: 404 })) as typeof globalThis.fetch;
+    for (const crossHost of ['warn', 'deny'] as const) {
+      const found = await discover('https://example.com/index.xml', { fetch, crossHost });
+      assert.deepEqual([found.urls, codes(found.tree)], [['https://www.example.com/p'], []], crossHost);
+    }
+  });
+
   it('with a cache directory, sends If-None-Match / If-Modified-Since and reuses the copy on 304', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
@@ -714,6 +747,17 @@ describe('discover: totals add up (issue 22)', () => {
       assert.deepEqual([codes(tree), urls, s.count('/sitemap.xml')], [['discover/robots-disallowed'], [], 0]);
       const site = (await discover(s.url('/'), { retries: 0 })).tree;
       assert.deepEqual([site.inputs[0]?.robots?.outcome, site.totals.robotsFailed], ['failed', 1]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a robots.txt answering a 3xx that cannot be followed (no Location) is unavailable, not unreachable: it disallows nothing', async () => {
+    // RFC 9309 §2.3.1.4: only 5xx (and network errors) are unreachable; §2.3.1.2: redirects not followed to a file are unavailable.
+    const s = await startSiteServer({ '/robots.txt': { status: 301, body: '' }, '/sitemap.xml': { body: urlset(pages('p', 1)) } });
+    try {
+      const { tree, urls } = await discover(s.url('/sitemap.xml'), { retries: 0, respectRobots: true });
+      assert.deepEqual([codes(tree), urls, tree.totals.robotsFailed], [[], pages('p', 1), 0]);
     } finally {
       await s.close();
     }

@@ -54,3 +54,8 @@ export function visitKey(text: string): string | undefined {
 export function robotsUrlOf(url: string): string {
   return `${new URL(url).origin}/robots.txt`;
 }
+
+/** Whether `a` and `b` are on other hosts for `--cross-host`: host and port, not the scheme (sitemaps.org cross-submits are per host). */
+export function otherHost(a: string, b: string): boolean {
+  return new URL(a).host !== new URL(b).host;
+}

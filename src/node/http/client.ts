@@ -108,6 +108,16 @@ function isTlsFailure(cause: string | undefined): boolean {
   return cause !== undefined && (cause === 'EPROTO' || /^ERR_(SSL|TLS)_|CERT|^UNABLE_TO_(GET|VERIFY)_/.test(cause));
 }
 
+/** A header's bytes (given as Latin-1 by node:http and fetch) as UTF-8 when they are, as browsers read a raw UTF-8 Location. */
+function utf8(value: string | null): string | null {
+  if (value === null || !/[\x80-\xff]/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
 /** Whether a failure says the host cannot be reached: its other URLs would fail the same way. */
 export function hostUnreachable(failure: Pick<HttpFailure, 'code' | 'cause'>): boolean {
   return failure.code === 'fetch/dns' || (failure.cause !== undefined && (HOST_DOWN_CAUSES.has(failure.cause) || isTlsFailure(failure.cause)));
@@ -307,7 +317,7 @@ export class HttpClient {
         const { code, message, retry, cause } = describeError(signal.aborted ? stopReason(signal) : error, current);
         return failed(code, message, current, retry, cause);
       }
-      const location = response.headers.get('location');
+      const location = utf8(response.headers.get('location'));
       if (REDIRECT_STATUSES.has(response.status) && location !== null) {
         await cancelBody(response);
         release();
@@ -408,13 +418,15 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
   private broken(error: unknown): unknown {
     const reason = this.signal.aborted ? stopReason(this.signal) : error;
     if (reason instanceof FetchFailure) return reason;
-    const { code, message } = describeError(reason);
-    if (code === 'fetch/aborted') return new FetchFailure(code, `${message} after ${this.bytes} bytes of the body`);
-    if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, message);
+    const { code, message: said } = describeError(reason);
+    if (code === 'fetch/aborted') return new FetchFailure(code, `${said} after ${this.bytes} bytes of the body`);
+    if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, said);
     const zlibCode = (reason as { code?: string }).code;
-    // zlib refusing the data (brotli says ERR__ERROR_…) is a bad body; its input ending early is a cut
-    // one, unless the response came whole by its Content-Length or last chunk: the server sent it unfinished.
-    if (/^(?:Z_|ERR__ERROR_)/.test(zlibCode ?? '') && (zlibCode !== 'Z_BUF_ERROR' || this.delimitation !== 'close')) {
+    // zlib refusing the data (brotli says ERR__ERROR_…; gzip, undone by decompress.ts, gzip/corrupt) is a bad body; its input
+    // ending early is a cut one, unless the response came whole by its Content-Length or last chunk: the server sent it unfinished.
+    const gzip = reason instanceof SitemapError && reason.rule === 'gzip/corrupt';
+    const message = gzip ? reason.message : said;
+    if ((gzip || /^(?:Z_|ERR__ERROR_)/.test(zlibCode ?? '')) && (!message.includes('unexpected end of file') || this.delimitation !== 'close')) {
       return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
     }
     // What the body lacked, by how its end was to be known.

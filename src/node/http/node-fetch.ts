@@ -9,10 +9,13 @@
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { createBrotliDecompress, createInflate, createInflateRaw } from 'node:zlib';
+import { gunzipped } from '../decompress.js';
 import type { FetchFunction } from './client.js';
 
 const DECODE_CHUNK = 256 * 1024;
+/** The largest response head read: Chromium's (HttpStreamParser kMaxHeaderBufSize), not Node's 16 KiB. */
+const MAX_HEADER_BYTES = 256 * 1024;
 
 /** Codes of errors the client turns into `fetch/too-large` and `fetch/http-status` (internal marks). */
 export const ENCODED_TOO_LARGE = 'SITEMAPKIT_ENCODED_TOO_LARGE';
@@ -52,7 +55,8 @@ function fetchFailed(cause: unknown): TypeError {
 
 /** The decoder for a Content-Encoding; deflate is zlib-wrapped or raw, told by the first byte. */
 function decoded(message: IncomingMessage, encoding: string): Readable {
-  if (encoding === 'gzip' || encoding === 'x-gzip') return message.pipe(createGunzip({ chunkSize: DECODE_CHUNK }));
+  // Paused: the byte cap's 'data' listener must not make it flow before gunzipped() reads it.
+  if (encoding === 'gzip' || encoding === 'x-gzip') return Readable.from(gunzipped(message.pause())).once('close', () => message.destroy());
   if (encoding === 'br') return message.pipe(createBrotliDecompress({ chunkSize: DECODE_CHUNK }));
   // RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate. 0x?8 is a zlib header.
   // Piped, so that backpressure reaches the decoder: a deflate bomb must not inflate into memory.
@@ -120,7 +124,7 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
       if (signal?.aborted === true) return reject(signal.reason);
       const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
       for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
-      const request = send(url, { method: 'GET', headers, agent });
+      const request = send(url, { method: 'GET', headers, agent, maxHeaderSize: MAX_HEADER_BYTES });
       const onAbort = (): void => void request.destroy(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
       // The response once it has come: an error of the connection after that belongs to its body.
