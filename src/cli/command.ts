@@ -248,9 +248,10 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       }
       continue;
     }
-    if (!spec.positionals) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}${spec.unexpectedArgument === undefined ? '' : `; ${spec.unexpectedArgument}`}`);
     positionals.push(arg);
   }
+  // Here, not in the loop: an argument after -- is one too.
+  if (!spec.positionals && positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}${spec.unexpectedArgument === undefined ? '' : `; ${spec.unexpectedArgument}`}`);
   // "" names no file (POSIX: ENOENT); resolved, it would be the current folder.
   if (positionals.some((p) => p.trim() === '')) throw new UsageError('an argument is empty (an unset variable?)');
   return new ParsedArgs(spec, values, positionals);

@@ -159,6 +159,9 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['validate', 'u.txt', '--max-warnings', '-1'], '--max-warnings needs a whole number (0 or more), got "-1"'],
     [['robots', '--sitemap', 'https://e.com/s.xml', '--check=yes'], '--check takes no value'],
     [['robots', 'robots.txt'], 'unexpected argument "robots.txt"'],
+    // After --, an argument is still one the command must take: -- only ends the options.
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--', 'robots.txt'], 'unexpected argument "robots.txt"'],
+    [['worker', '--redis', 'redis://127.0.0.1:1', '--', '2'], 'unexpected argument "2"'],
   ];
   await usageErrors(cases, dir);
 });
