@@ -322,3 +322,12 @@ test('--max-depth is the depth of index nesting wherever it is declared; read sa
   assert.match(nesting.stderr, /error budget\/depth /);
   assert.match(commandHelp(READ), /--max-nesting N +skip XML elements nested deeper than N; default 256 \(formerly\s+--max-depth\)/);
 });
+
+test('a number of seconds past what a Node timer holds (2^31 - 1 ms, 24.8 days) is that much: a longer timer fires at once', () => {
+  for (const spec of COMMAND_SPECS) {
+    for (const option of spec.options.filter((o) => o.kind === 'seconds')) {
+      assert.equal(parseCommand(spec, [`--${option.name}`, '3000000']).number(option.name), 2 ** 31 - 1, `${spec.name} --${option.name}`);
+      assert.equal(parseCommand(spec, [`--${option.name}`, '2000000']).number(option.name), 2_000_000_000, `${spec.name} --${option.name}`);
+    }
+  }
+});
