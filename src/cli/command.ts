@@ -157,10 +157,10 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       continue;
     }
     if (arg.startsWith('-') && arg !== '-') {
-      // Short flags, combinable: -qv.
+      // Short flags, combinable: -qv. Unknown from its first letter, it may be a long option with one dash (-base-url).
       for (const letter of arg.slice(1)) {
         const option = spec.options.find((o) => o.short === letter);
-        if (option === undefined) throw new UsageError(unknownOption(arg.length === 2 ? arg : `-${letter}`, spec));
+        if (option === undefined) throw new UsageError(unknownOption(letter === arg[1] ? arg : `-${letter}`, spec));
         set(option, true, `-${letter}`);
       }
       continue;

@@ -148,6 +148,9 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['build', 'site', '--BASE-URL', 'https://e.com/'], 'unknown option --BASE-URL; did you mean --base-url?'],
     [['read', 'u.txt', '--frobnicate'], 'unknown option --frobnicate'],
     [['read', 'u.txt', '-x'], 'unknown option -x'],
+    // A long option with one dash (as Go and find spell them) is named whole, with its spelling.
+    [['generate', 'u.txt', '-base-url', 'https://e.com/'], 'unknown option -base-url; did you mean --base-url?'],
+    [['read', 'u.txt', '-qx'], 'unknown option -x'],
     [['read', 'u.txt', '--format'], '--format needs a value: one of jsonl, csv, tsv, urls'],
     [['read', 'u.txt', '--max-bytes', '--summary'], '--max-bytes needs a value: a whole number above 0 (K, M, G allowed)'],
     [['validate', 'u.txt', '--timeout', 'soon'], '--timeout needs a number of seconds above 0, got "soon"'],
