@@ -253,6 +253,9 @@ function unknownOption(spelled: string, spec: CommandSpec): string {
 
 /** The name nearest to `wanted` by edit distance, when it is near enough to be a typo of it. */
 export function closestName(wanted: string, names: readonly string[]): string | undefined {
+  // The start of one name only (--dry, val) is that name, however far by edit distance.
+  const starting = names.filter((name) => name.startsWith(wanted.toLowerCase()));
+  if (starting.length === 1) return starting[0];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of names) {

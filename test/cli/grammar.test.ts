@@ -151,6 +151,8 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     // A long option with one dash (as Go and find spell them) is named whole, with its spelling.
     [['generate', 'u.txt', '-base-url', 'https://e.com/'], 'unknown option -base-url; did you mean --base-url?'],
     [['read', 'u.txt', '-qx'], 'unknown option -x'],
+    // The start of one option's name only is no typo by edit distance, but plainly that option.
+    [['build', 'site', '--base-url', 'https://e.com/', '--dry'], 'unknown option --dry; did you mean --dry-run?'],
     [['read', 'u.txt', '--format'], '--format needs a value: one of jsonl, csv, tsv, urls'],
     [['read', 'u.txt', '--max-bytes', '--summary'], '--max-bytes needs a value: a whole number above 0 (K, M, G allowed)'],
     [['validate', 'u.txt', '--timeout', 'soon'], '--timeout needs a number of seconds above 0, got "soon"'],
@@ -287,6 +289,7 @@ test('an unknown command gets the closest one, as an unknown option does', async
   const r = await runCli(['generat', 'x.txt'], { cwd: tempDir() });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^sitemapkit: unknown command "generat"; did you mean generate\?$/m);
+  assert.match((await runCli(['val', 'x.xml'], { cwd: tempDir() })).stderr, /^sitemapkit: unknown command "val"; did you mean validate\?$/m);
   const far = await runCli(['frobnicate'], { cwd: tempDir() });
   assert.match(far.stderr, /unknown command "frobnicate"; commands: generate, read, validate/);
   // help of a command that does not exist is the same usage error, not the general help and exit 0.
