@@ -36,9 +36,8 @@ export function cliReference(): string {
   for (const { option, commands } of shared.values()) {
     const aliases = (option.aliases ?? []).map((a) => `\`--${a.name}\`${a.value !== undefined ? ` (= \`--${option.name} ${a.value}\`)` : ''}`);
     // --format's choices are each command's own.
-    const perCommand = option.name === 'format';
-    const value = option.kind === 'flag' ? '' : perCommand ? 'per command' : valueDescription(option);
-    const name = `\`${optionSynopsis(perCommand ? { ...option, value: 'FMT' } : option)}\`${aliases.length > 0 ? ` [${aliases.join(', ')}]` : ''}`;
+    const value = option.kind === 'flag' ? '' : option.name === 'format' ? 'per command' : valueDescription(option);
+    const name = `\`${optionSynopsis(option)}\`${aliases.length > 0 ? ` [${aliases.join(', ')}]` : ''}`;
     out.push(`| ${name} | ${value} | ${option.help.replace(/\|/g, '\\|')} | ${commands.join(', ')} |`);
   }
   for (const spec of COMMAND_SPECS) {

@@ -63,87 +63,6 @@ export interface CommandSpec {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The shared options: a command takes them as they are, or withNote.
-
-export const BASE_URL: OptionSpec = {
-  name: 'base-url',
-  kind: 'text',
-  value: 'URL',
-  aliases: [{ name: 'location' }],
-  help: 'where the sitemaps are served (https://www.example.com/)',
-  group: 'input',
-};
-
-export const LIMITS: OptionSpec = {
-  name: 'limits',
-  kind: 'choice',
-  choices: ['current', 'legacy'],
-  aliases: [{ name: 'profile' }],
-  help: 'current (default: 50,000 URLs, 50M a file) or legacy (10M, as in 2008)',
-  group: 'limits',
-};
-
-export const MAX_URLS: OptionSpec = { name: 'max-urls', kind: 'count', value: 'N', help: 'URLs per file, fewer than the limits allow', group: 'limits' };
-
-export const MAX_BYTES: OptionSpec = { name: 'max-bytes', kind: 'size', value: 'SIZE', help: 'bytes of one sitemap, uncompressed (K, M, G allowed)', group: 'limits' };
-
-export const MAX_ENTRIES: OptionSpec = { name: 'max-entries', kind: 'count', value: 'N', help: 'entries read from one input at most', group: 'limits' };
-
-export const MAX_VALUE_LENGTH: OptionSpec = {
-  name: 'max-value-length',
-  kind: 'size',
-  value: 'SIZE',
-  help: 'characters of one value or text line at most (K, M, G allowed)',
-  group: 'limits',
-};
-
-export const ALLOW_PRIVATE: OptionSpec = { name: 'allow-private', kind: 'flag', help: 'fetch from loopback, private and link-local addresses', group: 'network' };
-
-export const ALLOW_ADDRESS: OptionSpec = { name: 'allow-address', kind: 'text', value: 'CIDR', multiple: true, help: 'allow this non-public range only (repeatable)', group: 'network' };
-
-export const TIMEOUT: OptionSpec = { name: 'timeout', kind: 'seconds', value: 'S', help: 'seconds per request, whole body included (default 30)', group: 'network' };
-
-export const USER_AGENT: OptionSpec = { name: 'user-agent', kind: 'header', value: 'UA', help: 'User-Agent header to send (default sitemapkit/VERSION)', group: 'network' };
-
-export const RETRIES: OptionSpec = { name: 'retries', kind: 'count', value: 'N', min: 0, max: 99, help: 'retries on connection errors, 429 and 5xx (default 3)', group: 'network' };
-
-export const MAX_REDIRECTS: OptionSpec = { name: 'max-redirects', kind: 'count', value: 'N', min: 0, help: 'redirects followed per request (default 5)', group: 'network' };
-
-/** `--format`: the choices are the command's own; `--json` stays a way to say `--format json`. */
-export function format(choices: readonly string[], note: string, json = choices.includes('json')): OptionSpec {
-  return {
-    name: 'format',
-    kind: 'choice',
-    value: 'FMT',
-    choices,
-    ...(json ? { aliases: [{ name: 'json', value: 'json' }] } : {}),
-    help: 'output format',
-    note,
-    group: 'output',
-  };
-}
-
-export const DRY_RUN: OptionSpec = { name: 'dry-run', kind: 'flag', help: 'write and send nothing', group: 'output' };
-
-export const NAME: OptionSpec = { name: 'name', kind: 'text', value: 'NAME', help: 'file names: NAME.xml, then NAME-….xml.gz (default sitemap)', group: 'output' };
-
-export const NO_GZIP: OptionSpec = { name: 'no-gzip', kind: 'flag', help: 'write plain .xml children (default .xml.gz)', group: 'output' };
-
-export const GZIP_LEVEL: OptionSpec = { name: 'gzip-level', kind: 'count', value: 'N', min: 1, max: 9, help: '1 (fastest) to 9 (smallest); default 6', group: 'output' };
-
-/** -q means one thing everywhere: errors only; a command's note says what else it leaves out. */
-export const QUIET: OptionSpec = { name: 'quiet', short: 'q', kind: 'flag', help: 'print less; report errors only (not warnings and notes)', group: 'verbosity' };
-
-export const VERBOSE: OptionSpec = { name: 'verbose', short: 'v', kind: 'flag', help: 'print more', group: 'verbosity' };
-
-export const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag', help: 'this help', group: 'verbosity' };
-
-/** A shared option with what it does in one command. */
-export function withNote(option: OptionSpec, note: string): OptionSpec {
-  return { ...option, note };
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Parsing.
 
 type Value = string | number | boolean | string[];
@@ -201,11 +120,9 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
   const values = new Map<string, Value>();
   const positionals: string[] = [];
   const byName = new Map<string, { option: OptionSpec; alias?: OptionAlias }>();
-  const byShort = new Map<string, OptionSpec>();
   for (const option of spec.options) {
     byName.set(option.name, { option });
     for (const alias of option.aliases ?? []) byName.set(alias.name, { option, alias });
-    if (option.short !== undefined) byShort.set(option.short, option);
   }
   const set = (option: OptionSpec, raw: string | true, spelled: string): void => {
     const value = raw === true ? true : parseValue(option, raw, spelled);
@@ -240,17 +157,18 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       continue;
     }
     if (arg.startsWith('-') && arg !== '-') {
-      // Short flags, combinable: -qv.
+      // Short flags, combinable: -qv. Unknown from its first letter, it may be a long option with one dash (-base-url).
       for (const letter of arg.slice(1)) {
-        const option = byShort.get(letter);
-        if (option === undefined) throw new UsageError(unknownOption(arg.length === 2 ? arg : `-${letter}`, spec));
+        const option = spec.options.find((o) => o.short === letter);
+        if (option === undefined) throw new UsageError(unknownOption(letter === arg[1] ? arg : `-${letter}`, spec));
         set(option, true, `-${letter}`);
       }
       continue;
     }
-    if (!spec.positionals) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}${spec.unexpectedArgument === undefined ? '' : `; ${spec.unexpectedArgument}`}`);
     positionals.push(arg);
   }
+  // Here, not in the loop: an argument after -- is one too.
+  if (!spec.positionals && positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}${spec.unexpectedArgument === undefined ? '' : `; ${spec.unexpectedArgument}`}`);
   // "" names no file (POSIX: ENOENT); resolved, it would be the current folder.
   if (positionals.some((p) => p.trim() === '')) throw new UsageError('an argument is empty (an unset variable?)');
   return new ParsedArgs(spec, values, positionals);
@@ -289,7 +207,8 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       // Milliseconds: a value that rounds to 0 (0.0001) would mean no time at all.
       const ms = /^\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 1000) : 0;
       if (ms < Math.max(1, (option.min ?? 0) * 1000)) bad();
-      return ms;
+      // A Node timer holds 2^31 - 1 ms (24.8 days) at most; a longer one fires after 1 ms.
+      return Math.min(ms, 2 ** 31 - 1);
     }
     case 'header':
       // node:http refuses anything else when it sends the header.
@@ -334,6 +253,9 @@ function unknownOption(spelled: string, spec: CommandSpec): string {
 
 /** The name nearest to `wanted` by edit distance, when it is near enough to be a typo of it. */
 export function closestName(wanted: string, names: readonly string[]): string | undefined {
+  // The start of one name only (--dry, val) is that name, however far by edit distance.
+  const starting = names.filter((name) => name.startsWith(wanted.toLowerCase()));
+  if (starting.length === 1) return starting[0];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of names) {
@@ -377,8 +299,7 @@ export function optionSynopsis(option: OptionSpec): string {
 export function optionHelp(option: OptionSpec): string {
   const aliases = (option.aliases ?? []).map((a) => (a.value !== undefined ? `--${a.name} is --${option.name} ${a.value}` : `also --${a.name}`));
   if (option.formerly !== undefined) aliases.push(`formerly --${option.formerly.name}`);
-  const parts = [option.help, ...(option.note !== undefined ? [option.note] : [])];
-  return parts.join('; ') + (aliases.length > 0 ? ` (${aliases.join('; ')})` : '');
+  return (option.note === undefined ? option.help : `${option.help}; ${option.note}`) + (aliases.length > 0 ? ` (${aliases.join('; ')})` : '');
 }
 
 function optionLines(options: readonly OptionSpec[], all: readonly OptionSpec[]): string[] {
@@ -396,16 +317,11 @@ function optionLines(options: readonly OptionSpec[], all: readonly OptionSpec[])
 /** `text` in lines of at most `width` columns, broken at spaces. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
-  let line = '';
   for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
+    const line = lines.at(-1);
+    if (line !== undefined && line.length + 1 + word.length <= width) lines[lines.length - 1] = `${line} ${word}`;
+    else lines.push(word);
   }
-  if (line !== '') lines.push(line);
   return lines;
 }
 

@@ -1,36 +1,96 @@
 // Every command, declared: usage, options, help and docs/cli.md all come from here.
 // Data only, so that the top-level help, the docs and the tests read it without loading a command.
 
-import {
-  ALLOW_ADDRESS,
-  ALLOW_PRIVATE,
-  BASE_URL,
-  DRY_RUN,
-  GZIP_LEVEL,
-  HELP,
-  LIMITS,
-  MAX_BYTES,
-  MAX_ENTRIES,
-  MAX_REDIRECTS,
-  MAX_URLS,
-  MAX_VALUE_LENGTH,
-  NAME,
-  NO_GZIP,
-  QUIET,
-  RETRIES,
-  TIMEOUT,
-  USER_AGENT,
-  VERBOSE,
-  format,
-  withNote,
-  type CommandSpec,
-  type OptionSpec,
-} from './command.js';
+import type { CommandSpec, OptionSpec } from './command.js';
 
-const STATE_PATH = '.sitemapkit/state';
+// ---------------------------------------------------------------------------------------------------
+// The shared options: a command takes them as they are, or withNote.
+
+const BASE_URL: OptionSpec = {
+  name: 'base-url',
+  kind: 'text',
+  value: 'URL',
+  aliases: [{ name: 'location' }],
+  help: 'where the sitemaps are served (https://www.example.com/)',
+  group: 'input',
+};
+
+const LIMITS: OptionSpec = {
+  name: 'limits',
+  kind: 'choice',
+  choices: ['current', 'legacy'],
+  aliases: [{ name: 'profile' }],
+  help: 'current (default: 50,000 URLs, 50M a file) or legacy (10M, as in 2008)',
+  group: 'limits',
+};
+
+const MAX_URLS: OptionSpec = { name: 'max-urls', kind: 'count', value: 'N', help: 'URLs per file, fewer than the limits allow', group: 'limits' };
+
+const MAX_BYTES: OptionSpec = { name: 'max-bytes', kind: 'size', value: 'SIZE', help: 'bytes of one sitemap, uncompressed (K, M, G allowed)', group: 'limits' };
+
+const MAX_ENTRIES: OptionSpec = { name: 'max-entries', kind: 'count', value: 'N', help: 'entries read from one input at most', group: 'limits' };
+
+const MAX_VALUE_LENGTH: OptionSpec = {
+  name: 'max-value-length',
+  kind: 'size',
+  value: 'SIZE',
+  help: 'characters of one value or text line at most (K, M, G allowed)',
+  group: 'limits',
+};
+
+const ALLOW_PRIVATE: OptionSpec = { name: 'allow-private', kind: 'flag', help: 'fetch from loopback, private and link-local addresses', group: 'network' };
+
+const ALLOW_ADDRESS: OptionSpec = { name: 'allow-address', kind: 'text', value: 'CIDR', multiple: true, help: 'allow this non-public range only (repeatable)', group: 'network' };
+
+const TIMEOUT: OptionSpec = { name: 'timeout', kind: 'seconds', value: 'S', help: 'seconds per request, whole body included (default 30)', group: 'network' };
+
+const USER_AGENT: OptionSpec = { name: 'user-agent', kind: 'header', value: 'UA', help: 'User-Agent header to send (default sitemapkit/VERSION)', group: 'network' };
+
+const RETRIES: OptionSpec = { name: 'retries', kind: 'count', value: 'N', min: 0, max: 99, help: 'retries on connection errors, 429 and 5xx (default 3)', group: 'network' };
+
+const MAX_REDIRECTS: OptionSpec = { name: 'max-redirects', kind: 'count', value: 'N', min: 0, help: 'redirects followed per request (default 5)', group: 'network' };
+
+/** `--format`: the choices are the command's own; `--json` stays a way to say `--format json`. */
+function format(choices: readonly string[], note: string): OptionSpec {
+  return {
+    name: 'format',
+    kind: 'choice',
+    value: 'FMT',
+    choices,
+    ...(choices.includes('json') ? { aliases: [{ name: 'json', value: 'json' }] } : {}),
+    help: 'output format',
+    note,
+    group: 'output',
+  };
+}
+
+const DRY_RUN: OptionSpec = { name: 'dry-run', kind: 'flag', help: 'write and send nothing', group: 'output' };
+
+const NAME: OptionSpec = { name: 'name', kind: 'text', value: 'NAME', help: 'file names: NAME.xml, then NAME-….xml.gz (default sitemap)', group: 'output' };
+
+const NO_GZIP: OptionSpec = { name: 'no-gzip', kind: 'flag', help: 'write plain .xml children (default .xml.gz)', group: 'output' };
+
+const GZIP_LEVEL: OptionSpec = { name: 'gzip-level', kind: 'count', value: 'N', min: 1, max: 9, help: '1 (fastest) to 9 (smallest); default 6', group: 'output' };
+
+/** -q means one thing everywhere: errors only; a command's note says what else it leaves out. */
+const QUIET: OptionSpec = { name: 'quiet', short: 'q', kind: 'flag', help: 'print less; report errors only (not warnings and notes)', group: 'verbosity' };
+
+const VERBOSE: OptionSpec = { name: 'verbose', short: 'v', kind: 'flag', help: 'print more', group: 'verbosity' };
+
+const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag', help: 'this help', group: 'verbosity' };
+
+/** A shared option with what it does in one command. */
+function withNote(option: OptionSpec, note: string): OptionSpec {
+  return { ...option, note };
+}
+
+/** A command's declaration, with -h, --help last, as every command has it. */
+function command(spec: CommandSpec): CommandSpec {
+  return { ...spec, options: [...spec.options, HELP] };
+}
 
 // Options that several commands share, declared once so that they cannot drift apart.
-const STATE: OptionSpec = { name: 'state', kind: 'text', value: 'FILE', help: `the build state (default OUT/${STATE_PATH})` };
+const STATE: OptionSpec = { name: 'state', kind: 'text', value: 'FILE', help: 'the build state (default OUT/.sitemapkit/state)' };
 const KEY_LOCATION: OptionSpec = { name: 'key-location', kind: 'text', value: 'URL', help: 'the key file, when not https://HOST/KEY.txt' };
 const ENDPOINT: OptionSpec = { name: 'endpoint', kind: 'text', value: 'URL', help: 'where to submit (default api.indexnow.org)' };
 const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help: 'write KEY.txt into the output folder (publish it)' };
@@ -46,7 +106,6 @@ const DOCUMENT_MAX_ENTRIES = withNote(MAX_ENTRIES, 'per document (default 1,000,
 
 const VERBOSE_PROBLEMS = withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per file)');
 const QUIET_SUMMARY = withNote(QUIET, 'no progress, no summary');
-const QUIET_PROGRESS = withNote(QUIET, 'no progress');
 const QUIET_NO_SUMMARY = withNote(QUIET, 'no summary');
 
 const SHARDS: OptionSpec = { name: 'shards', kind: 'count', value: 'N', min: 1, max: 65536, help: 'a sharded set: N buckets per section, a manifest each (docs/scale.md)' };
@@ -56,7 +115,7 @@ const SET_OUTPUT: readonly OptionSpec[] = [LIMITS, MAX_URLS, withNote(MAX_BYTES,
 
 const PER_INDEX: OptionSpec = { name: 'sitemaps-per-index', kind: 'count', value: 'N', min: 1, max: 50000, help: 'children per index file (default 50,000)' };
 
-export const GENERATE: CommandSpec = {
+export const GENERATE = command({
   name: 'generate',
   summary: 'write a sitemap set (split, gzipped, indexed) from URL lists',
   usage: '[FILE|-]... --base-url URL --out DIR [options]',
@@ -85,7 +144,6 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     TEXT_OR_JSON,
     withNote(VERBOSE, 'every file in the summary, every problem on a terminal too'),
     QUIET_SUMMARY,
-    HELP,
   ],
   notes: 'Input: FILE or - (standard input); the format from the extension (.txt .csv .tsv .jsonl) or content.',
   exit: `0 every entry written as given, 1 some lines were rejected or warned about,
@@ -125,7 +183,7 @@ Problems are reported on standard error, one line each: FILE:LINE: error CODE re
 line), or FILE:LINE: warning CODE reason for an entry written, but not as the input said (a bad optional field left out, a #fragment dropped, a lastmod in
 the future, an hreflang that is no BCP 47 tag). On a terminal each code is shown 5 times, then
 counted.`,
-};
+});
 
 // validate's and report's settings of validation (validation-settings.ts reads them).
 const NOW: OptionSpec = { name: 'now', kind: 'text', value: 'DATE', help: 'the date taken as now for "lastmod in the future" (tests)' };
@@ -136,7 +194,7 @@ const VALIDATION_BASE_URL = withNote(BASE_URL, 'every URL must sit under it (def
 // The options of every command that fetches; fetch-input.ts httpClientOptions maps them.
 const NETWORK: readonly OptionSpec[] = [ALLOW_PRIVATE, ALLOW_ADDRESS, TIMEOUT, RETRIES, MAX_REDIRECTS, USER_AGENT];
 
-export const READ: CommandSpec = {
+export const READ = command({
   name: 'read',
   summary: 'print the entries of sitemaps (XML, index, RSS, Atom, text; gzip) and their problems',
   usage: 'FILE|URL|-... [--format jsonl|csv|tsv|urls] [options]',
@@ -154,8 +212,7 @@ made up or repaired: an entry whose URL cannot be trusted is left out, and every
     format(['jsonl', 'csv', 'tsv', 'urls'], 'jsonl (default, the JSON Lines input of generate), csv, tsv or urls'),
     ...NETWORK,
     VERBOSE_PROBLEMS,
-    QUIET_PROGRESS,
-    HELP,
+    withNote(QUIET, 'no progress'),
   ],
   notes: `Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit validate" fetches it;
 an address without a scheme that names no file (example.com/sitemap.xml) is tried over https.
@@ -190,10 +247,10 @@ input. Codes are stable; see docs/rules.md.
 A budget that is exceeded is an error like any other (budget/...): what was read up to it is printed
 and reading stops (or, for depth and value length, the part is skipped). A gzip bomb costs the
 --max-bytes budget, never more.`,
-};
+});
 
 
-export const VALIDATE: CommandSpec = {
+export const VALIDATE = command({
   name: 'validate',
   summary: 'check sitemaps against the schemas and the protocol: codes, positions, fixes',
   usage: 'FILE|-|URL... [options]',
@@ -213,7 +270,6 @@ location scope, limits, duplicates, future dates, hreflang). Each problem has a 
     ...NETWORK,
     withNote(VERBOSE, 'every row and every hint on a terminal too (not only the first 5 of each code per file)'),
     withNote(QUIET, 'no progress; the last line still counts every problem'),
-    HELP,
   ],
   notes: `Input: FILE, - for standard input, or an http(s) URL, fetched as "sitemapkit discover" fetches;
 an address without a scheme that names no file (example.com/sitemap.xml) is tried over https.
@@ -243,9 +299,9 @@ disk being an error; for a URL, every child, fetched.
 scanning), junit (CI test reports). stylish on a terminal cuts each row to its width and shows the
 first 5 rows of each code per file, then "… and N more: CODE" (the summary counts them all); -v shows
 every row and every hint. A pipe or a file gets every row, whole.`,
-};
+});
 
-export const DISCOVER: CommandSpec = {
+export const DISCOVER = command({
   name: 'discover',
   summary: "find a site's sitemaps (robots.txt, well-known paths, indexes) and every URL in them",
   usage: 'URL... [--format tree|jsonl|urls|csv] [--out FILE] [options]',
@@ -270,7 +326,6 @@ plain http. Every document is read as "sitemapkit read" does.`,
     ...NETWORK,
     withNote(VERBOSE, 'every problem on a terminal too (not only the first 5 of each code per document)'),
     QUIET_SUMMARY,
-    HELP,
   ],
   notes: `Problems go to standard error (URL:LINE:COL: severity code message, the position when known)
 except in the tree, which lists them under each document. A document cut short failed; the URLs
@@ -301,9 +356,9 @@ A document whose body was cut short (fetch/truncated, fetch/timeout) failed; the
 before the cut are output, and its sitemap line says "cut" with the failure's code; the totals count
 them apart (cut, urlsFromCut). --cross-host warn says whether the other host's robots.txt
 cross-submits the child.`,
-};
+});
 
-export const BUILD: CommandSpec = {
+export const BUILD = command({
   name: 'build',
   summary: "write a built site's sitemaps: truthful lastmod, stable files, noindex/canonical/hreflang read from the pages",
   usage: 'DIR --base-url URL [options]',
@@ -334,7 +389,6 @@ changes only when a page's content does (a state file keeps hashes); children ar
     TEXT_OR_JSON,
     withNote(VERBOSE, 'list every page left out and why'),
     QUIET_SUMMARY,
-    HELP,
   ],
   exit: `0 built, 1 pages unreadable or unlisted, a URL shared, no URL listed, or IndexNow refused,
 2 usage or fatal error, or OUT/NAME.xml is a sitemap this build did not write (--force).`,
@@ -379,9 +433,9 @@ The new set replaces the old one at one instant: changed children are written un
 (NAME-SECTION.TOKEN.xml.gz, TOKEN a hash of the content) beside the old ones, then the index is
 renamed over the old index, then the files it no longer names are removed. A build that lists no URL
 (every page left out, often a wrong --base-url) writes and removes nothing.`,
-};
+});
 
-export const SERVE: CommandSpec = {
+export const SERVE = command({
   name: 'serve',
   summary: 'serve a set over HTTP: exact caching headers, gzip negotiation, follows the set when it is replaced',
   usage: 'DIR [--port 8080] [--host 127.0.0.1] [--base-url URL] [options]',
@@ -402,7 +456,6 @@ children of the old one stay served for a while.`,
     withNote(BASE_URL, 'sitemaps are answered below its path; the Host header is never used'),
     withNote(NAME, 'serve NAME.xml and the files it names'),
     withNote(QUIET, 'no start and reload lines on standard error'),
-    HELP,
   ],
   notes: `Paths: BASE/NAME.xml, and each child by its name; a .xml.gz child is also answered as .xml (gzip
 to clients that accept it, plain XML to the others). BASE/NAME.html: the set as a page for people
@@ -431,9 +484,9 @@ cut short or not well-formed) is reported on standard error and the previous one
 
 Log lines, --log common: ADDR - - [DATE] "METHOD PATH HTTP/1.1" STATUS BYTES MS; --log json: one
 object per line with time, remote, method, path, status, bytes, ms.`,
-};
+});
 
-export const INDEX: CommandSpec = {
+export const INDEX = command({
   name: 'index',
   summary: "publish a sharded set's index from its shards' manifests",
   usage: 'MANIFEST... --out DIR [options]',
@@ -446,15 +499,14 @@ The index file(s) go in last, at one instant; then the files of the previous set
     PER_INDEX,
     TEXT_OR_JSON,
     QUIET_NO_SUMMARY,
-    HELP,
   ],
   notes: `Past 50,000 children the index is split: NAME-indexes/NAME-index-1.xml, -2, … reached through the
 link NAME-indexes, replaced at one instant; submit each (the protocol has no index of indexes).`,
   exit: '0 published, 2 usage error, a shard missing, a child missing or not as its manifest says.',
   examples: ['sitemapkit index out/sitemap-shard-*-of-8.json --out out'],
-};
+});
 
-export const APPLY: CommandSpec = {
+export const APPLY = command({
   name: 'apply',
   summary: 'apply a change feed to a sharded set, rewriting only the children it touches',
   usage: 'CHANGES... --out DIR [options]',
@@ -469,18 +521,17 @@ published again with the new children and their lastmods, at one instant.`,
     PER_INDEX,
     TEXT_OR_JSON,
     QUIET_NO_SUMMARY,
-    HELP,
   ],
   notes: 'Time and memory follow the changes and the children they touch, not the size of the set.',
   exit: '0 applied, 1 applied but some lines were rejected, 2 usage or fatal error (the previous set stays).',
   examples: ['sitemapkit apply changes.jsonl --out public/'],
-};
+});
 
 // The coordinator (queue) and the workers name the same Redis and queue.
 const REDIS: OptionSpec = { name: 'redis', kind: 'text', value: 'URL', help: 'the queue\'s Redis: redis://[user:password@]host:port[/db] (required)' };
 const QUEUE_NAME: OptionSpec = { name: 'queue', kind: 'text', value: 'NAME', help: 'the BullMQ queue (default sitemapkit)' };
 
-export const QUEUE: CommandSpec = {
+export const QUEUE = command({
   name: 'queue',
   summary: 'generate or update a sharded set on BullMQ workers; show the progress of runs',
   usage: `generate FILE|URL...|--source MODULE --redis URL --out DIR --base-url URL
@@ -510,7 +561,6 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     TEXT_OR_JSON,
     QUIET_NO_SUMMARY,
     ALLOW_PRIVATE,
-    HELP,
   ],
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
 (entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
@@ -537,9 +587,9 @@ refused (exit 2).
 status: each run on the queue (newest first), the state of its parent (waiting, waiting-children
 while its jobs run, active, completed, failed), its jobs by state, and the reason of each of the
 first 20 failed jobs.`,
-};
+});
 
-export const WORKER: CommandSpec = {
+export const WORKER = command({
   name: 'worker',
   summary: 'run the jobs of queued runs (queue generate, queue apply) until stopped',
   usage: '--redis URL [--concurrency N] [options]',
@@ -554,14 +604,13 @@ signal releases them at once, for another worker to take.`,
     { name: 'concurrency', kind: 'count', value: 'N', min: 1, max: 64, help: 'jobs at once in this process (default 1)' },
     { name: 'lock-duration', kind: 'seconds', value: 'S', min: 1, help: 'a job is taken over by another worker S seconds after this one stops renewing its lock (default 30)' },
     withNote(QUIET, 'no line per job'),
-    HELP,
   ],
   notes: 'Standard error: one line per job done or failed.',
   exit: '0 stopped by SIGINT or SIGTERM, 130 or 143 by a second one (the jobs at hand released), 2 usage error or Redis unreachable.',
   examples: ['sitemapkit worker --redis redis://10.0.0.5:6379 --concurrency 2'],
-};
+});
 
-export const ROBOTS: CommandSpec = {
+export const ROBOTS = command({
   name: 'robots',
   summary: 'add or update the Sitemap: lines of a robots.txt, touching nothing else',
   usage: '--sitemap URL [--sitemap URL]... [--file robots.txt] [options]',
@@ -578,7 +627,6 @@ file is created when missing, replaced atomically, and not written at all when u
     withNote(DRY_RUN, 'print the resulting file (with --format json: its "text")'),
     TEXT_OR_JSON,
     QUIET_NO_SUMMARY,
-    HELP,
   ],
   notes: `Sitemap lines crawlers skip (no colon, empty, ftp:, a placeholder) are reported as warnings,
 one line each on standard error: FILE:LINE: warning CODE message (codes robots/..., docs/rules.md).`,
@@ -604,9 +652,9 @@ site when they all share one; otherwise relative lines match nothing.
 
 The file is replaced atomically (a temporary file beside it, then a rename) and keeps its
 permissions.`,
-};
+});
 
-export const INDEXNOW: CommandSpec = {
+export const INDEXNOW = command({
   name: 'indexnow',
   summary: 'submit the URLs added, changed or removed since the last build to IndexNow',
   usage: '--key KEY [--out DIR | --state FILE] [options]',
@@ -627,7 +675,6 @@ records. Batches of at most 10,000 per host; one is recorded only when accepted 
     RETRIES,
     TEXT_OR_JSON,
     withNote(QUIET, 'no summary, no progress lines'),
-    HELP,
   ],
   notes: `Answers: 200 and 202 accepted; 400 bad request; 403 the key file is missing or wrong; 422 URLs not
 on the key's host; 429 too many requests (waited for, as Retry-After says, and retried).`,
@@ -637,9 +684,9 @@ on the key's host; 429 too many requests (waited for, as Retry-After says, and r
     'sitemapkit indexnow --key 5f2b8c1d9e7a4b3c --out public --write-key-file',
     'sitemapkit indexnow --key 5f2b8c1d9e7a4b3c --out public --dry-run',
   ],
-};
+});
 
-export const DIFF: CommandSpec = {
+export const DIFF = command({
   name: 'diff',
   summary: 'the URLs added, removed and changed (which fields) between two sitemaps, sets or URLs',
   usage: 'OLD NEW [--format text|jsonl|json] [options]',
@@ -655,7 +702,6 @@ or a URL (an index's children fetched too). URLs are compared, not files.`,
     ...NETWORK,
     VERBOSE_PROBLEMS,
     withNote(QUIET, 'no summary line'),
-    HELP,
   ],
   notes: `Output: "- URL" removed (in OLD's order), then "+ URL" added and "~ URL lastmod A \u2192 B, ..."
 changed (in NEW's order), then a summary line. Problems of the inputs go to standard error, one per
@@ -686,9 +732,9 @@ field, exactly. Two different URLs with the same fingerprint would be taken for 
 about n\u00b2/2^65 for n distinct URLs (1 in 90,000 for 2 \u00d7 10^7); a changed one is caught by the
 exact comparison, an unchanged, added or removed one is not. A URL source is fetched once per
 reading, so NEW's is fetched twice; if it changed in between, the diff stops (exit 2).`,
-};
+});
 
-export const REPORT: CommandSpec = {
+export const REPORT = command({
   name: 'report',
   summary: 'one self-contained HTML page that shows a set: files, problems, freshness, extensions, every URL',
   usage: 'SOURCE... [--out report.html] [--compare PREVIOUS] [--open] [options]',
@@ -713,7 +759,6 @@ well-known paths; none: exit 2). The page makes no request (its CSP forbids them
     DOCUMENT_MAX_ENTRIES,
     ...NETWORK,
     withNote(QUIET, 'no progress, no summary line'),
-    HELP,
   ],
   notes: `Every document is validated as \`sitemapkit validate\` does it (its settings: --rule, --config,
 --base-url, --limits), in the same reading that fills the report; a child an index lists that
@@ -726,7 +771,7 @@ report, then into the page.`,
     'sitemapkit report https://www.example.com/ --out site.html',
     'sitemapkit report public/sitemap.xml --compare snapshot/sitemap.xml',
   ],
-};
+});
 
 /** Every command, in the order of the top-level help. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [GENERATE, READ, VALIDATE, DISCOVER, BUILD, SERVE, ROBOTS, INDEXNOW, DIFF, REPORT, INDEX, APPLY, QUEUE, WORKER];

@@ -17,7 +17,6 @@ export class Progress {
   private last = -Infinity;
   private shown = false;
   private readonly started: number;
-  private readonly columns: number;
 
   /** `stream`: undefined for no line (not a terminal, --quiet). */
   constructor(
@@ -30,7 +29,6 @@ export class Progress {
   ) {
     // No clock without a line: Node's first performance.now() loads perf_hooks (0.7 ms of a start).
     this.started = stream !== undefined ? performance.now() : 0;
-    this.columns = stream !== undefined ? terminalColumns(stream) : 0;
   }
 
   /** A progress line on standard error when `enabled` and it is a terminal that takes escapes. */
@@ -53,9 +51,10 @@ export class Progress {
     if (now - this.last < INTERVAL_MS) return;
     if (!this.shown && now - this.started < this.delayMs && this.large?.() !== true) return;
     this.last = now;
-    // One column short: a line that fills the width wraps on some terminals. printable: the line
-    // names URLs of a hostile index, whose control characters must not reach the terminal.
-    this.stream.write(`\r\x1b[K${fit(printable(this.render(now - this.started)), this.columns - 1)}`);
+    // One column short: a line that fills the width wraps on some terminals; the width as it is now (a
+    // resized terminal). printable: the line names URLs of a hostile index, whose control characters
+    // must not reach the terminal.
+    this.stream.write(`\r\x1b[K${fit(printable(this.render(now - this.started)), terminalColumns(this.stream) - 1)}`);
     this.shown = true;
   }
 

@@ -31,7 +31,8 @@ function readConfig(path: string): Config {
   let data: unknown;
   let text = '';
   try {
-    text = readFileSync(path, 'utf8');
+    // A byte order mark (Notepad writes one) is no part of the JSON text: parsers may skip it (RFC 8259 §8.1).
+    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
     data = JSON.parse(text);
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw new UsageError(`cannot read ${path}: ${ioErrorReason(error)}`);

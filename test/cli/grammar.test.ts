@@ -148,6 +148,11 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['build', 'site', '--BASE-URL', 'https://e.com/'], 'unknown option --BASE-URL; did you mean --base-url?'],
     [['read', 'u.txt', '--frobnicate'], 'unknown option --frobnicate'],
     [['read', 'u.txt', '-x'], 'unknown option -x'],
+    // A long option with one dash (as Go and find spell them) is named whole, with its spelling.
+    [['generate', 'u.txt', '-base-url', 'https://e.com/'], 'unknown option -base-url; did you mean --base-url?'],
+    [['read', 'u.txt', '-qx'], 'unknown option -x'],
+    // The start of one option's name only is no typo by edit distance, but plainly that option.
+    [['build', 'site', '--base-url', 'https://e.com/', '--dry'], 'unknown option --dry; did you mean --dry-run?'],
     [['read', 'u.txt', '--format'], '--format needs a value: one of jsonl, csv, tsv, urls'],
     [['read', 'u.txt', '--max-bytes', '--summary'], '--max-bytes needs a value: a whole number above 0 (K, M, G allowed)'],
     [['validate', 'u.txt', '--timeout', 'soon'], '--timeout needs a number of seconds above 0, got "soon"'],
@@ -159,6 +164,9 @@ test('usage errors are one line: the closest option, a missing value, a bad valu
     [['validate', 'u.txt', '--max-warnings', '-1'], '--max-warnings needs a whole number (0 or more), got "-1"'],
     [['robots', '--sitemap', 'https://e.com/s.xml', '--check=yes'], '--check takes no value'],
     [['robots', 'robots.txt'], 'unexpected argument "robots.txt"'],
+    // After --, an argument is still one the command must take: -- only ends the options.
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--', 'robots.txt'], 'unexpected argument "robots.txt"'],
+    [['worker', '--redis', 'redis://127.0.0.1:1', '--', '2'], 'unexpected argument "2"'],
   ];
   await usageErrors(cases, dir);
 });
@@ -281,6 +289,7 @@ test('an unknown command gets the closest one, as an unknown option does', async
   const r = await runCli(['generat', 'x.txt'], { cwd: tempDir() });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^sitemapkit: unknown command "generat"; did you mean generate\?$/m);
+  assert.match((await runCli(['val', 'x.xml'], { cwd: tempDir() })).stderr, /^sitemapkit: unknown command "val"; did you mean validate\?$/m);
   const far = await runCli(['frobnicate'], { cwd: tempDir() });
   assert.match(far.stderr, /unknown command "frobnicate"; commands: generate, read, validate/);
   // help of a command that does not exist is the same usage error, not the general help and exit 0.
@@ -318,4 +327,13 @@ test('--max-depth is the depth of index nesting wherever it is declared; read sa
   assert.equal(nesting.code, 1);
   assert.match(nesting.stderr, /error budget\/depth /);
   assert.match(commandHelp(READ), /--max-nesting N +skip XML elements nested deeper than N; default 256 \(formerly\s+--max-depth\)/);
+});
+
+test('a number of seconds past what a Node timer holds (2^31 - 1 ms, 24.8 days) is that much: a longer timer fires at once', () => {
+  for (const spec of COMMAND_SPECS) {
+    for (const option of spec.options.filter((o) => o.kind === 'seconds')) {
+      assert.equal(parseCommand(spec, [`--${option.name}`, '3000000']).number(option.name), 2 ** 31 - 1, `${spec.name} --${option.name}`);
+      assert.equal(parseCommand(spec, [`--${option.name}`, '2000000']).number(option.name), 2_000_000_000, `${spec.name} --${option.name}`);
+    }
+  }
 });

@@ -22,3 +22,17 @@ test('TERM=dumb (terminfo: no escapes) gets no progress line, which is redrawn w
   assert.match(await stderr({ TERM: 'xterm-256color' }), /\r\u001b\[Kgenerating: 2 URLs/);
   assert.equal(await stderr({ TERM: 'dumb' }), '');
 });
+
+test('the progress line fits the terminal as it is at each redraw: after a resize, a line cut to the old width would wrap and stay', async () => {
+  let written = '';
+  const stderr = { write: (text: string) => (written += text), isTTY: true, columns: 80 };
+  const progress = Progress.onTerminal({ stdout: { write: () => {} }, stderr, cwd: '.', env: {} }, true, () => 'x'.repeat(100));
+  progress.tick();
+  assert.equal(written, `\r\u001b[K${'x'.repeat(78)}\u2026`);
+  stderr.columns = 40;
+  written = '';
+  // Past the redraw interval (100 ms).
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  progress.tick();
+  assert.equal(written, `\r\u001b[K${'x'.repeat(38)}\u2026`);
+});

@@ -90,6 +90,15 @@ describe('sitemapkit validate', () => {
     assert.match(r.stderr, /^sitemapkit validate: \S*sitemapkit\.config\.json:4:3: .*JSON/);
   });
 
+  it('a config file that starts with a UTF-8 byte order mark (Notepad) is read: JSON parsers may ignore it (RFC 8259 §8.1)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'dup.xml'), DUPLICATE);
+    writeFileSync(join(dir, 'sitemapkit.config.json'), `\uFEFF${JSON.stringify({ rules: { 'loc/duplicate': 'error' } })}`);
+    const r = await runCli(['validate', 'dup.xml', ...NOW], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /loc\/duplicate/);
+  });
+
   it('--location checks the scope', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.xml'), VALID);
