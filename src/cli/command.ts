@@ -244,6 +244,7 @@ function unknownOption(spelled: string, spec: CommandSpec): string {
   // --json where only JSON Lines is a format (read, discover): the nearest spelling would mislead.
   const formats = spec.options.find((o) => o.name === 'format')?.choices ?? [];
   if (spelled === '--json' && !formats.includes('json') && formats.includes('jsonl')) return 'unknown option --json; did you mean --format jsonl?';
+  if (spelled === '--version' || spelled === '-V') return `unknown option ${spelled}; the version: sitemapkit --version`;
   const renamed = spec.options.find((o) => o.formerly !== undefined && `--${o.formerly.name}` === spelled);
   if (renamed?.formerly !== undefined) return `unknown option ${spelled}; did you mean --${renamed.name}? (renamed: ${renamed.formerly.why})`;
   const names = spec.options.flatMap((o) => [`--${o.name}`, ...(o.aliases ?? []).map((a) => `--${a.name}`)]);

@@ -72,11 +72,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(await help());
     return first === undefined ? EXIT_FATAL : EXIT_OK;
   }
-  if (first === '-V' || first === '--version') {
+  const command = COMMANDS[first];
+  // `sitemapkit build --version`, alone after a command as --help is, prints the version too.
+  const asked = command !== undefined && rest.length === 1 ? rest[0] : first;
+  if (asked === '-V' || asked === '--version') {
     io.stdout.write(`${version()}\n`);
     return EXIT_OK;
   }
-  const command = COMMANDS[first];
   if (command !== undefined && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) return commandHelp(first, io);
   if (command === undefined) return unknownCommand(first, io);
   try {

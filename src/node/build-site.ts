@@ -436,6 +436,11 @@ function listEntries(
   for (const { page, scan, decision } of scanned) {
     if (!decision.listed) {
       excluded.push({ relPath: page.relPath, url: page.url, reason: decision.reason as ExclusionReason, ...definedOnly({ detail: decision.detail }) });
+      // Neither URL is then listed: a canonical loop or chain, or one naming a noindex page.
+      const target = decision.reason === 'canonical-elsewhere' ? pageAt(decision.detail as string) : undefined;
+      if (target?.reason !== undefined) {
+        problems.push({ relPath: page.relPath, url: page.url, code: 'build/canonical-left-out', severity: 'warning', message: `left out for its canonical ${decision.detail as string}, but ${target.relPath} is not listed either (${target.reason}): neither URL is in a sitemap` });
+      }
       continue;
     }
     const lastmod = nextPages.get(page.url)?.lastmod;

@@ -311,6 +311,16 @@ describe('sitemapkit build', () => {
     assert.deepEqual(json.excluded, [{ relPath: 'utf16.html', url: `${BASE}utf16.html`, reason: 'canonical-elsewhere', detail: `${BASE}cafe.html` }]);
   });
 
+  it('a page left out for its canonical, whose canonical is left out too (a loop, a noindex page), is warned about: it is in no sitemap', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const canonical = (path: string): string => page({ head: `<link rel="canonical" href="/${path}">` });
+    writeSite(site, { 'a.html': canonical('b.html'), 'b.html': canonical('a.html'), 'c.html': canonical('d.html'), 'd.html': page({ head: '<meta name="robots" content="noindex">' }), 'e.html': canonical('f.html'), 'f.html': page() });
+    const { code, json } = await build(site, T1, ['--initial-lastmod', 'none']);
+    assert.equal(code, 0);
+    assert.equal(json.listed, 1);
+    assert.deepEqual(json.problems.map((p) => [p.relPath, p.code]), [['a.html', 'build/canonical-left-out'], ['b.html', 'build/canonical-left-out'], ['c.html', 'build/canonical-left-out']]);
+  });
+
   it('reads a page in the encoding it declares past the first 1,024 bytes, as a browser changes to it', async () => {
     const site = tempDir('sitemapkit-build-');
     // "статья" in windows-1251, in a canonical that names the page itself.

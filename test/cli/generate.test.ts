@@ -204,6 +204,14 @@ test('--help teaches the command; --version prints the version', async () => {
   }
   const version = await runCli(['--version'], { cwd: dir });
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  // After a command, alone, as --help is: every command prints the same version (build -v stays --verbose).
+  for (const command of ['generate', 'build', 'validate', 'worker']) {
+    for (const flag of ['--version', '-V']) assert.deepEqual(await runCli([command, flag], { cwd: dir }), { code: 0, stdout: version.stdout, stderr: '' }, `${command} ${flag}`);
+  }
+  // Among other arguments it is a usage error that says where the version is.
+  const mixed = await runCli(['build', 'site', '--version'], { cwd: dir });
+  assert.equal(mixed.code, 2);
+  assert.match(mixed.stderr, /unknown option --version; the version: sitemapkit --version/);
 });
 
 test('--xsl, --no-gzip, --name and --profile legacy', async () => {

@@ -69,6 +69,16 @@ test('a file is filled up to the byte limit exactly, counted with the start tag 
   }
 });
 
+test('a byte limit that holds a small file is taken: room for the start tag it writes, not for one declaring every extension', () => {
+  const entries = [{ loc: 'https://example.com/a' }, { loc: 'https://example.com/b' }];
+  const one = Buffer.byteLength(run(entries.slice(0, 1)).files[0] as string);
+  assert.deepEqual(run(entries, { limits: limits({ maxBytesPerSitemap: one }) }).infos.map((i) => [i.urls, i.bytes]), [[1, one], [1, one]]);
+  assert.throws(() => run(entries, { limits: limits({ maxBytesPerSitemap: one - 1 }) }), { rule: 'entry/too-large' });
+  // The start and end of a file alone fill the limit: the option is refused.
+  const frame = 2 * one - Buffer.byteLength(run(entries).files[0] as string);
+  assert.throws(() => run(entries, { limits: limits({ maxBytesPerSitemap: frame }) }), { code: 'ERR_SITEMAP_OPTION', message: /leaves no room for a single URL/ });
+});
+
 test('at most 1,000 news entries per file', () => {
   const entries = Array.from({ length: 2500 }, (_, i) => ({
     loc: `https://example.com/n${i}`,

@@ -147,6 +147,18 @@ test('generate --shards with a byte limit of a URL or two a file writes every UR
   assert.equal(locsOf(set).length, 800);
 });
 
+test('generate --shards fits as many URLs in a file as generate does under one --max-bytes: a URL list exactly one file long is one child', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), Array.from({ length: 40 }, (_, i) => `${BASE}p/page-${i}`).join('\n') + '\n');
+  const plain = await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', 'plain', '--quiet'], { cwd: dir });
+  assert.equal(plain.code, 0, plain.stderr);
+  const maxBytes = String(statSync(join(dir, 'plain', 'sitemap.xml')).size);
+  const sharded = await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', 'sharded', '--max-bytes', maxBytes, '--quiet', '--shards', '1'], { cwd: dir });
+  assert.equal(sharded.code, 0, sharded.stderr);
+  const children = [...published(join(dir, 'sharded'))].filter(([name]) => name !== 'sitemap.xml');
+  assert.deepEqual(children.map(([, text]) => [Buffer.byteLength(text), locsOf(new Map([['x', text]])).length]), [[Number(maxBytes), 40]]);
+});
+
 test('apply changes a URL however its escapes are spelt, as the set placed and wrote it once: an upsert replaces it, a delete removes it', async () => {
   const dir = tempDir();
   await generate(dir, [{ loc: `${BASE}caf%c3%a9/a`, lastmod: '2024-01-01' }, { loc: `${BASE}caf%c3%a9/b` }, { loc: `${BASE}x` }], 'out');

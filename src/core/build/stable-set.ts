@@ -98,15 +98,6 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
  * `byHash` by urlHash, repeats of a URL dropped and counted, split into the buckets the limits need.
  */
 export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
-  const { declaration, sizing } = childFrame(options);
-  // The largest entry alone in a file sets the smallest byte limit that works (generate refuses a
-  // limit below its frame as an option, too: core/write/sitemap-set-writer.ts).
-  let largest: Serialized | undefined;
-  for (const items of stems.values()) for (const item of items) if (item.bytes > (largest?.bytes ?? 0)) largest = item;
-  if (largest !== undefined && sizing.overheadBytes + largest.bytes > sizing.maxBytes) {
-    const needed = sizing.overheadBytes + largest.bytes;
-    throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${sizing.maxBytes} leaves no room for ${largest.loc}: its <url> takes ${largest.bytes} bytes and a file's start and end ${sizing.overheadBytes}, so the limit must be at least ${needed}`);
-  }
   const children: StableChild[] = [];
   const buckets = new Map<string, number>();
   let duplicates = 0;
@@ -116,6 +107,19 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
     // The sort is stable: of one URL given twice, the first given is kept.
     const items = sorted.filter((item, i) => i === 0 || item.loc !== (sorted[i - 1] as Serialized).loc);
     duplicates += given.length - items.length;
+    // The largest entry alone in a file sets the smallest byte limit that works (generate refuses a
+    // limit below its frame as an option, too: core/write/sitemap-set-writer.ts).
+    let largest: Serialized | undefined;
+    let used = 0;
+    for (const item of items) {
+      used |= item.namespaces;
+      if (item.bytes > (largest?.bytes ?? 0)) largest = item;
+    }
+    const { declaration, sizing } = childFrame(options, used);
+    if (largest !== undefined && sizing.overheadBytes + largest.bytes > sizing.maxBytes) {
+      const needed = sizing.overheadBytes + largest.bytes;
+      throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${sizing.maxBytes} leaves no room for ${largest.loc}: its <url> takes ${largest.bytes} bytes and a file's start and end ${sizing.overheadBytes}, so the limit must be at least ${needed}`);
+    }
     const parts = childParts(
       items.map((item) => item.loc),
       items.map((item) => item.bytes),
@@ -142,10 +146,13 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
   return { children, buckets, duplicates };
 }
 
-/** What every child of a stem shares: its XML declaration, and the sizing its bucket count follows. */
-export function childFrame(options: { limits: Readonly<Limits>; xslUrl?: string }): { declaration: string; sizing: BucketSizing } {
+/**
+ * What every child of a stem shares: its XML declaration, and the sizing its bucket count follows, whose
+ * start tag declares the namespaces the stem's entries use (a child declares those of its own, no more).
+ */
+export function childFrame(options: { limits: Readonly<Limits>; xslUrl?: string }, namespaces: number): { declaration: string; sizing: BucketSizing } {
   const declaration = xmlDeclaration(options.xslUrl);
-  const overheadBytes = utf8Length(declaration + rootStart(ALL_EXTENSIONS) + FOOTER);
+  const overheadBytes = utf8Length(declaration + rootStart(namespaces) + FOOTER);
   return { declaration, sizing: { maxUrls: options.limits.maxUrlsPerSitemap, maxBytes: options.limits.maxBytesPerSitemap, maxNews: options.limits.maxNewsPerSitemap, overheadBytes } };
 }
 

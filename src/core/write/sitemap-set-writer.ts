@@ -116,7 +116,8 @@ export class SitemapSetWriter {
     this.maxFiles = options.maxFiles ?? Number.POSITIVE_INFINITY;
     this.chunkSize = Math.max(16, options.chunkSize ?? 192 * 1024);
     this.buffer = new Uint8Array(this.reservedHeaderBytes + this.chunkSize + 4096);
-    if (this.reservedHeaderBytes + FOOTER.length >= this.limits.maxBytesPerSitemap) {
+    // The smallest start tag: a file declares only the namespaces its entries use (add checks each entry).
+    if (this.overhead(0) >= this.limits.maxBytesPerSitemap) {
       throw new SitemapError('ERR_SITEMAP_OPTION', `a byte limit of ${this.limits.maxBytesPerSitemap} leaves no room for a single URL`);
     }
   }

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { normalizeUrl } from '../../core/url.js';
-import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { Spill } from './spill.js';
 import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
@@ -55,7 +54,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     for (let shard = 0; shard < settings.shards; shard++) {
       // In the temporary folder: the set's manifests stay those of the published set until the index.
       const manifestPath = spill.path(manifestFileName(settings.name, shard, settings.shards));
-      await writeShardStems(settings, shard, stemsOf[shard] as string[], (stem) => spilled.take(stem).map((record) => record.item as SerializedEntry), { durable: false, manifestPath });
+      await writeShardStems(settings, shard, stemsOf[shard] as string[], (stem) => spilled.takeBytes(stem), { durable: false, manifestPath });
       manifests.push(manifestPath);
       stopIfAborted(options.signal);
     }

@@ -170,7 +170,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
       else if (placed?.bucket !== options.shard) otherShards++;
       else spill.add(placed.child, placed.item.loc, placed.item);
     }
-    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.take(stem).map((record) => record.item as SerializedEntry), { output });
+    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.takeBytes(stem), { output });
     return { ...manifest, otherShards, rejected };
   } finally {
     await output.abort();

@@ -58,20 +58,26 @@ export class Spill {
     this.pendingLength = 0;
   }
 
-  /** The records of `key` in the order they were added, then forgotten (its file removed). */
-  take(key: string): SpilledEntry[] {
-    let text = '';
+  /** The records of `key` as bytes, in the order they were added (stem-records.ts lays them out), then forgotten (its file removed). */
+  takeBytes(key: string): Buffer {
+    let bytes = Buffer.alloc(0);
     if (this.written.has(key)) {
-      text = readFileSync(this.pathOf(key), 'utf8');
+      bytes = readFileSync(this.pathOf(key));
       rmSync(this.pathOf(key));
       this.written.delete(key);
     }
     const waiting = this.pending.get(key);
     if (waiting !== undefined) {
-      text += waiting.join('');
+      bytes = Buffer.concat([bytes, Buffer.from(waiting.join(''))]);
       this.pending.delete(key);
       for (const record of waiting) this.pendingLength -= record.length;
     }
+    return bytes;
+  }
+
+  /** The records of `key` in the order they were added, then forgotten (its file removed). */
+  take(key: string): SpilledEntry[] {
+    const text = this.takeBytes(key).toString('utf8');
     const records: SpilledEntry[] = [];
     for (let at = 0; at < text.length; ) {
       // Six fields, then the XML up to the record's end (indexOf rather than split: no arrays).

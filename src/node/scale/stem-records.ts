@@ -46,14 +46,16 @@ export async function layOutRecords(stem: string, records: Buffer, options: { li
   // Kept: the first of each run of one URL (equal URLs sort next to each other, first given first).
   const kept: number[] = [];
   let bytes = 0;
+  let used = 0;
   for (let k = 0; k < order.length; k++) {
     const i = order[k] as number;
     if (k > 0 && sameUrl(fields, loc, i, order[k - 1] as number)) continue;
     kept.push(i);
     bytes += xmlBytes(fields, i);
+    used |= fields.namespaces[i] as number;
   }
   await pause();
-  const { declaration, sizing } = childFrame(options);
+  const { declaration, sizing } = childFrame(options, used);
   const news = kept.map((i) => ((fields.namespaces[i] as number) & NS_NEWS) !== 0);
   const fitsOne = kept.length <= sizing.maxUrls && bytes + sizing.overheadBytes <= sizing.maxBytes && news.filter(Boolean).length <= (sizing.maxNews as number);
   const groups = fitsOne ? [kept] : childParts(kept.map(loc), kept.map((i) => xmlBytes(fields, i)), sizing, 1, news, true).map((part) => part.map((k) => kept[k] as number));

@@ -9,6 +9,7 @@ import { parseSourceRule, ruleSource } from '../../../src/core/build/source-rule
 import { buildStableSet, type StableEntry } from '../../../src/core/build/stable-set.js';
 import { pendingAnnouncements, recordAnnounced, type AnnouncedPage } from '../../../src/core/build/announce.js';
 import { LIMITS_PROFILES } from '../../../src/core/model.js';
+import { SitemapSetWriter } from '../../../src/core/write/sitemap-set-writer.js';
 
 describe('pageUrlPath', () => {
   const cases: [string, Parameters<typeof pageUrlPath>[1], string][] = [
@@ -296,6 +297,24 @@ describe('buildStableSet', () => {
     assert.deepEqual(names(buildStableSet([...shop, ...folders(200)], options)), ['sitemap-root.xml']);
     // Under a 128th (4 of 604): merged into the top level's file.
     assert.deepEqual(names(buildStableSet([...shop, ...folders(600)], { ...options, previousBuckets: grown.buckets })), ['sitemap-root.xml']);
+  });
+
+  it('a file holds as many URLs under a byte limit as generate puts in one: the start tag counted is the one written', () => {
+    // The plain writer's one file of these entries, exactly its size as the limit (and one image on one page).
+    for (const images of [false, true]) {
+      const entries = Array.from({ length: 40 }, (_, i) => entry(`shop/item-${i}`)).map((e, i) => (images && i === 7 ? { ...e, entry: { ...e.entry, images: [{ loc: 'https://example.com/i.png' }] } } : e));
+      const plain: number[] = [];
+      const writer = new SitemapSetWriter({ open: () => undefined, write: () => undefined, close: () => undefined }, { limits: LIMITS_PROFILES.current, baseUrl: 'https://example.com/' });
+      for (const { entry: e } of entries) writer.add(e);
+      const maxBytes = (writer.end()[0] as { bytes: number }).bytes;
+      const exact = { ...LIMITS_PROFILES.current, maxBytesPerSitemap: maxBytes };
+      const generated = new SitemapSetWriter({ open: () => undefined, write: () => undefined, close: () => undefined }, { limits: exact, baseUrl: 'https://example.com/' });
+      for (const { entry: e } of entries) generated.add(e);
+      for (const file of generated.end()) plain.push(file.urls);
+      assert.deepEqual(plain, [40]);
+      const set = buildStableSet(entries, { baseUrl: 'https://example.com/', limits: exact, gzip: false });
+      assert.deepEqual(set.children.map((c) => [c.urls, Buffer.byteLength(c.text)]), [[40, maxBytes]], images ? 'with an image' : 'plain');
+    }
   });
 
   it('declares only the extension namespaces a file uses, and keeps a page whose alternates are refused', () => {
