@@ -274,6 +274,12 @@ describe('XmlTokenizer: event streams', () => {
     assert.deepEqual(codes(bad), ['xml/bad-declaration']);
     assert.deepEqual(bad[1], ['decl', { encoding: 'UTF-8' }, 1, 1, 0]);
     assert.deepEqual(codes(tokenize(['<?xml encoding="UTF-8"?><r/>'])), ['xml/bad-declaration']);
+    // Well-formedness, not the handler's business: one without xmlDeclaration gets the check too.
+    const diagnostics: Diagnostic[] = [];
+    const plain = new XmlTokenizer({ startTag() {}, endTag() {}, text() {}, diagnostic: (d) => diagnostics.push(d) });
+    plain.write('<?xml version="2.0"?><r/>');
+    plain.end();
+    assert.deepEqual(diagnostics.map((d) => d.code), ['xml/bad-declaration']);
     // Only space, tab, CR and LF are whitespace in it (libxml2: "expected '='").
     for (const odd of ['\uFEFF', '\u00A0']) {
       assert.deepEqual(codes(tokenize([`<?xml version="1.0" encoding${odd}="UTF-8"?><r/>`])), ['xml/bad-declaration'], JSON.stringify(odd));
