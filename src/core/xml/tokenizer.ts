@@ -1344,6 +1344,10 @@ export class XmlTokenizer {
       if (this.tokOffset > 0) {
         this.reportTok('xml/declaration-not-at-start', 'whitespace or a byte order mark before the XML declaration', 'the declaration must be the very first thing in the file');
       }
+      if (dataCut) {
+        this.valueTooLong('XML declaration', this.tokLine, this.tokCol, this.tokOffset);
+        return;
+      }
       const declaration = this.parseDeclaration(body);
       this.standalone = declaration.standalone === 'yes';
       this.h.xmlDeclaration?.(declaration, this.tokLine, this.tokCol, this.tokOffset);

@@ -576,6 +576,12 @@ describe('XmlTokenizer: budgets', () => {
     }
   });
 
+  it('an XML declaration longer than maxValueLength is budget/value-length, not read cut short as a malformed one', () => {
+    const events = tokenize(['<?xml version="1.0" encoding="UTF-8"?><r/>'], { maxValueLength: 8 });
+    assert.deepEqual(codes(events), ['budget/value-length']);
+    assert.equal(events.some((e) => e[0] === 'decl'), false);
+  });
+
   it('does not split a surrogate pair when cutting', () => {
     const events = tokenize(['<r>ab😀</r>'], { maxValueLength: 3 });
     assert.deepEqual(textsOf(events, 'r'), ['ab']);
