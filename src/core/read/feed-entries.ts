@@ -192,6 +192,12 @@ export class FeedEntryReader {
       return v;
     }
     const parsed = parseW3cDatetime(v);
+    // RFC 3339 §5.6 (Atom's dates) allows a leap second, 23:59:60; W3C Datetime and xsd:dateTime stop at 59.
+    const leap = parsed === undefined ? parseW3cDatetime(v.replace(/([Tt ]\d\d:\d\d:)60(?!\d)/, '$159')) : undefined;
+    if (leap !== undefined) {
+      this.report('lastmod/lenient', `${field} ${show(v)} read leniently (a leap second (second 60) read as 59) as ${leap.text}`, at);
+      return leap.text;
+    }
     if (parsed === undefined) {
       this.report('lastmod/invalid', `${field} ${show(v)} is not a date-time (${w3cDatetimeProblem(v) ?? 'invalid'}); kept as written`, at, 'write an RFC 3339 date-time such as 2003-12-13T18:30:02Z');
     } else if (id !== E_R_DC_DATE && (parsed.precision === 'year' || parsed.precision === 'month' || parsed.precision === 'day')) {

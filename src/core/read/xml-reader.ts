@@ -269,9 +269,6 @@ export class XmlSitemapReader implements XmlTokenHandler {
     this.diagDroppedBefore = -1;
   }
 
-  /** Taken, and left (sniff.ts read the encoding), so that the tokenizer checks it: `xml/bad-declaration`. */
-  xmlDeclaration(): void {}
-
   /** Call after the tokenizer's `end()`: reports the format if no root was seen. Idempotent. */
   end(): void {
     if (this.ended) return;

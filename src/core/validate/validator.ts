@@ -195,7 +195,6 @@ export class SitemapValidation implements ReaderSink {
       cdata: (line: number, column: number, offset: number): void => {
         if (this.xsdActive) structure.cdata(line, column, offset);
       },
-      xmlDeclaration: (): void => reader.xmlDeclaration(),
       diagnostic: (d: Diagnostic): void => reader.diagnostic(d),
       // Only while the reader offers its own: it knows when entries may be read in one step.
       get lane(): XmlLane | null {

@@ -175,11 +175,14 @@ const SUBSET_ITEM = new RegExp(
   `${S}+|%(${NAME});` +
   `|<!ELEMENT${S}+${NAME}${S}+(${CONTENT_SPEC})${S}*>` +
   `|<!ATTLIST${S}+${NAME}(?:${S}+${NAME}${S}+${ATT_TYPE}${S}+(?:#REQUIRED|#IMPLIED|(?:#FIXED${S}+)?${ATT_VALUE}))*${S}*>` +
-  `|<!ENTITY${S}+(?:%${S}+(${NAME})${S}+(?:(${ENTITY_VALUE})|${ENTITY_ID})|${NAME}${S}+(?:${ENTITY_VALUE}|${ENTITY_ID}(?:${S}+NDATA${S}+${NAME})?))${S}*>` +
+  `|<!ENTITY${S}+(?:%${S}+(${NAME})${S}+(?:(${ENTITY_VALUE})|${ENTITY_ID})|(${NAME})${S}+(?:(${ENTITY_VALUE})|${ENTITY_ID}(?:${S}+NDATA${S}+${NAME})?))${S}*>` +
   `|<!NOTATION${S}+${NAME}${S}+(?:${EXTERNAL_ID}|PUBLIC${S}+${PUBID})${S}*>` +
   `|<!--(?:[^-]|-[^-])*-->|<\\?(?![Xx][Mm][Ll](?:${S}|\\?>))${NAME}(?:${S}(?:[^?]|\\?(?!>))*)?\\?>`,
   'y',
 );
+// Text read as an attribute value: no '<', every '&' a reference; the general entities it names.
+const ATT_TEXT = new RegExp(`^(?:[^<&]|${REFERENCE})*$`);
+const GENERAL_REF = new RegExp(`&(${NAME});`, 'g');
 /** libxml2's bound on nested entities (2.13: "Maximum entity nesting depth exceeded" past it). */
 const MAX_PE_DEPTH = 20;
 const MAX_GROUP_DEPTH = 256;
@@ -197,19 +200,43 @@ function isDoctypeForm(text: string, standalone: boolean): boolean {
   if (end < head[0].length - 1) return true; // no internal subset
   while (isXmlSpace(text.charCodeAt(end))) end--;
   const pes = new Map<string, string | null>(); // null: external
+  const entities = new Map<string, string | null>(); // general ones; null: external or unparsed
+  // WFC: Entity Declared binds a general entity's reference, after a PE reference or with an external subset only when
+  // standalone (libxml2 2.13 too); a PE reference only when standalone in libxml2 2.13.
+  let bound = standalone || head[1] === undefined;
+  // An attribute value's references (WFCs of XML 1.0 §3.1, §4.1): each to an internal entity declared before it, whose
+  // text read as an attribute value is one too; each entity's text read once (a loop meets the '<' it is marked with).
+  const isAttValue = (s: string, depth: number): boolean => {
+    if (!ATT_TEXT.test(s) || readCharRefs(s) === undefined) return false;
+    for (const [, name] of s.matchAll(GENERAL_REF)) {
+      if (predefined(name as string) !== undefined) continue;
+      const text = entities.get(name as string);
+      if (text === null || (text === undefined && bound)) return false;
+      if (text === undefined || text === '') continue;
+      // libxml2 2.13 takes 19 entities nested in an attribute value, where it takes 20 PEs.
+      if (depth === MAX_PE_DEPTH - 1) return false;
+      entities.set(name as string, '<');
+      if (!isAttValue(text, depth + 1)) return false;
+      entities.set(name as string, '');
+    }
+    return true;
+  };
   const isSubset = (s: string, depth: number): boolean => {
     for (let at = 0; at < s.length; ) {
       SUBSET_ITEM.lastIndex = at;
       const m = SUBSET_ITEM.exec(s);
       if (m === null) return false;
       at = SUBSET_ITEM.lastIndex;
-      const [item, ref, model, pe, value] = m;
+      const [item, ref, model, pe, value, entity, entityValue] = m;
       if (model !== undefined && !groupsNest(model)) return false;
       if ((item.startsWith('<!ENTITY') || item.startsWith('<!ATTLIST')) && readCharRefs(item) === undefined) return false;
+      // Its names and types have no '<' or '&': the defaults' references are the item's.
+      if (item.startsWith('<!ATTLIST') && !isAttValue(item.slice(2), 0)) return false;
       if (pe !== undefined && !pes.has(pe)) pes.set(pe, value === undefined ? null : (readCharRefs(value.slice(1, -1)) as string));
+      if (entity !== undefined && !entities.has(entity)) entities.set(entity, entityValue === undefined ? null : (readCharRefs(entityValue.slice(1, -1)) as string));
       const replacement = ref === undefined ? null : pes.get(ref);
-      // WFC: Entity Declared binds a subset with PE references only when standalone (libxml2 2.13 too).
       if (replacement === undefined && standalone) return false;
+      if (ref !== undefined) bound = standalone;
       if (typeof replacement !== 'string') continue;
       if (replacement === '') continue;
       if (depth === MAX_PE_DEPTH) return false;
@@ -1316,6 +1343,10 @@ export class XmlTokenizer {
       }
       if (this.tokOffset > 0) {
         this.reportTok('xml/declaration-not-at-start', 'whitespace or a byte order mark before the XML declaration', 'the declaration must be the very first thing in the file');
+      }
+      if (dataCut) {
+        this.valueTooLong('XML declaration', this.tokLine, this.tokCol, this.tokOffset);
+        return;
       }
       const declaration = this.parseDeclaration(body);
       this.standalone = declaration.standalone === 'yes';

@@ -809,6 +809,16 @@ describe('Atom', () => {
     assert.equal(r.diagnostics[0]?.severity, 'warning');
   });
 
+  it('a leap second in updated (RFC 3339 §5.6 allows 23:59:60) is read as :59 with lastmod/lenient, as RSS pubDate is', () => {
+    const r = read(`<feed xmlns="${ATOM}"><entry><link href="https://e.com/1"/><updated>2016-12-31T23:59:60Z</updated></entry></feed>`);
+    assert.deepEqual(r.urls, [{ loc: 'https://e.com/1', lastmod: '2016-12-31T23:59:59Z' }]);
+    assert.deepEqual(codes(r), ['lastmod/lenient']);
+    assert.match(r.diagnostics[0]?.message ?? '', /leap second/);
+    // A sitemap's lastmod is xsd:dateTime, which stops at 59: there :60 stays invalid.
+    const urlset = read(`<urlset xmlns="${NS.sitemap}"><url><loc>https://e.com/1</loc><lastmod>2016-12-31T23:59:60Z</lastmod></url></urlset>`);
+    assert.deepEqual(codes(urlset), ['lastmod/invalid']);
+  });
+
   it('relative hrefs: resolved against xml:base (feed, entry, link); else against the feed link with an info; else dropped', () => {
     const r = read(
       `<feed xmlns="${ATOM}" xml:base="https://base.example/blog/"><entry><link href="post/1"/></entry>` +

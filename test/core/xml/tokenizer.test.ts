@@ -274,6 +274,12 @@ describe('XmlTokenizer: event streams', () => {
     assert.deepEqual(codes(bad), ['xml/bad-declaration']);
     assert.deepEqual(bad[1], ['decl', { encoding: 'UTF-8' }, 1, 1, 0]);
     assert.deepEqual(codes(tokenize(['<?xml encoding="UTF-8"?><r/>'])), ['xml/bad-declaration']);
+    // Well-formedness, not the handler's business: one without xmlDeclaration gets the check too.
+    const diagnostics: Diagnostic[] = [];
+    const plain = new XmlTokenizer({ startTag() {}, endTag() {}, text() {}, diagnostic: (d) => diagnostics.push(d) });
+    plain.write('<?xml version="2.0"?><r/>');
+    plain.end();
+    assert.deepEqual(diagnostics.map((d) => d.code), ['xml/bad-declaration']);
     // Only space, tab, CR and LF are whitespace in it (libxml2: "expected '='").
     for (const odd of ['\uFEFF', '\u00A0']) {
       assert.deepEqual(codes(tokenize([`<?xml version="1.0" encoding${odd}="UTF-8"?><r/>`])), ['xml/bad-declaration'], JSON.stringify(odd));
@@ -347,6 +353,7 @@ describe('XmlTokenizer: event streams', () => {
 
   it('checks the internal subset as libxml2 does: PE references, nested content models, character references, PIs (expanding nothing into the document)', () => {
     const form = (dt: string): string[] => codes(tokenize([`${dt}<r/>`]));
+    const nested = (n: number): string => Array.from({ length: n }, (_, i) => `<!ENTITY e${i} "${i === 0 ? 'x' : `&e${i - 1};`}">`).join('') + `<!ATTLIST r a CDATA "&e${n - 1};">`;
     const chain = (n: number): string => Array.from({ length: n }, (_, i) => `<!ENTITY % a${i} '&#37;a${i + 1};'>`).join('') + `<!ENTITY % a${n} '<!ELEMENT r ANY>'>`;
     // Each refused as not well-formed by libxml2 2.13 (xmllint-wasm, as in validate-differential) and 2.9.14 (xmllint) alike, but where told.
     for (const dt of [
@@ -367,6 +374,16 @@ describe('XmlTokenizer: event streams', () => {
       "<!DOCTYPE r [ <!ENTITY a SYSTEM 'x#y'> ]>", "<!DOCTYPE r [ <!ENTITY % a PUBLIC 'p' 'x#y'> ]>",
       // A PI whose target is no name, is xml, or is not followed by whitespace.
       '<!DOCTYPE r [ <? pi?> ]>', '<!DOCTYPE r [ <?1pi x?> ]>', '<!DOCTYPE r [ <?xml?> ]>', '<!DOCTYPE r [ <?XML?> ]>', '<!DOCTYPE r [ <?pi@x?> ]>',
+      // An attribute default's entity reference (WFCs of XML 1.0 §3.1 and §4.1): to no entity declared before it (bound as a
+      // PE reference is, where no PE reference came before and there is no external subset, or standalone), to an external or
+      // unparsed one, to one whose text has a '<', a bare '&', a reference to no Char or to such an entity, or refers back to itself.
+      '<!DOCTYPE r [ <!ATTLIST a b CDATA "&undeclared;"> ]>', '<!DOCTYPE r [ <!ATTLIST r b CDATA "&u;"> <!ENTITY u "x"> ]>', '<!DOCTYPE r [ <!ATTLIST r b CDATA "&u;"> %p; ]>',
+      '<?xml version="1.0" standalone="yes"?><!DOCTYPE r SYSTEM "x.dtd" [ <!ATTLIST r b CDATA "&u;"> ]>', '<!DOCTYPE r [ <!ATTLIST r b CDATA #FIXED "x&u;"> ]>',
+      '<!DOCTYPE r [ <!ENTITY u SYSTEM "x"> <!ATTLIST r b CDATA "&u;"> ]>', '<!DOCTYPE r [ <!ENTITY u SYSTEM "x" NDATA n> <!ATTLIST r b CDATA "&u;"> ]>',
+      '<!DOCTYPE r [ <!ENTITY u "&#60;"> <!ATTLIST r b CDATA "&u;"> ]>', '<!DOCTYPE r [ <!ENTITY u "&v;"> <!ATTLIST r b CDATA "&u;"> ]>',
+      '<!DOCTYPE r [ <!ENTITY u "&v;"> <!ENTITY v "&u;"> <!ATTLIST r b CDATA "&u;"> ]>', '<!DOCTYPE r [ <!ENTITY u "a&#38;b"> <!ATTLIST r b CDATA "&u;"> ]>',
+      '<!DOCTYPE r [ <!ENTITY u "&#38;#0;"> <!ATTLIST r b CDATA "&u;"> ]>', '<!DOCTYPE r [ <!ENTITY v SYSTEM "x"> <!ENTITY u "&v;"> <!ATTLIST r b CDATA "&u;"> ]>',
+      `<!DOCTYPE r [ ${nested(20)} ]>` /* 2.13's depth */,
     ]) {
       assert.deepEqual(form(dt).filter((c) => c !== 'xml/doctype'), ['xml/malformed-tag'], dt);
     }
@@ -380,6 +397,13 @@ describe('XmlTokenizer: event streams', () => {
       '<!DOCTYPE r [ <!ELEMENT r (a,(b|c)*)+> <!ELEMENT a ((a|b)|(c|d))> <!ELEMENT b (a,(b,(c,(d|e)+)?)*)> <!ELEMENT c ((a),(b))> ]>',
       "<!DOCTYPE r [ <!ENTITY a '&#x10FFFF;&#xFFFD;&#xE000;&#xD7FF;&#9;&#0000065;'> <!ATTLIST r a CDATA '&#x10FFFF;'> ]>",
       '<!DOCTYPE r [ <?pi?> <?pix?> <?xml-x y?> <?xmlfoo?> <?pi ]> ?> ]>',
+      '<!DOCTYPE r SYSTEM "x.dtd" [ <!ATTLIST r b CDATA "&u;"> ]>', '<!DOCTYPE r [ %p; <!ATTLIST r b CDATA "&u;"> ]>' /* 2.13; 2.9 refused it */,
+      `<!DOCTYPE r [ <!ENTITY % p '<!ENTITY u "x">'> %p; <!ATTLIST r b CDATA "&u;"> ]>`, '<!DOCTYPE r [ <!ENTITY u "&v;"> <!ENTITY v "y"> <!ATTLIST r b CDATA "&u;&amp;&#65;" c CDATA "&u;"> ]>',
+      '<!DOCTYPE r [ <!ENTITY u "&#38;#38;v;"> <!ATTLIST r b CDATA "&u;"> ]>', '<!DOCTYPE r [ <!ENTITY u "x"> <!ENTITY u "&#60;"> <!ATTLIST r b CDATA "&u;"> ]>',
+      '<!DOCTYPE r [ <!ENTITY lt "&#38;#60;"> <!ATTLIST r b CDATA "&lt;"> ]>', '<!DOCTYPE r [ <!ENTITY u "<"> <!ENTITY v "&w;"> <!ATTLIST r b CDATA "x"> ]>',
+      `<!DOCTYPE r [ ${nested(19)} ]>` /* 2.13; 2.9 refused 9 nested ("entity reference loop") */,
+      // Each entity's text is read once: not 10^18 references.
+      `<!DOCTYPE r [ <!ENTITY e0 "x"> ${Array.from({ length: 18 }, (_, i) => `<!ENTITY e${i + 1} "${`&e${i};`.repeat(10)}">`).join(' ')} <!ATTLIST r b CDATA "&e18;"> ]>`,
     ]) {
       assert.deepEqual(form(dt).filter((c) => c !== 'xml/doctype'), [], dt);
     }
@@ -550,6 +574,12 @@ describe('XmlTokenizer: budgets', () => {
       const diagnostics = tokenize(chunks, { maxValueLength: 6 }).filter((e) => e[0] === 'diag');
       assert.deepEqual(diagnostics.map((e) => `${e[1]}@${e[5]}`), ['budget/value-length@16'], chunks.join('|'));
     }
+  });
+
+  it('an XML declaration longer than maxValueLength is budget/value-length, not read cut short as a malformed one', () => {
+    const events = tokenize(['<?xml version="1.0" encoding="UTF-8"?><r/>'], { maxValueLength: 8 });
+    assert.deepEqual(codes(events), ['budget/value-length']);
+    assert.equal(events.some((e) => e[0] === 'decl'), false);
   });
 
   it('does not split a surrogate pair when cutting', () => {
