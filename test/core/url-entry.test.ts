@@ -42,6 +42,9 @@ test('core fields in sitemap.xsd order, with values as the schema wants them', (
   assert.match(serializer.serialize({ loc: 'https://example.com/', priority: 1 }, 0), /<priority>1\.0<\/priority>/);
   assert.match(serializer.serialize({ loc: 'https://example.com/', priority: 0 }, 0), /<priority>0\.0<\/priority>/);
   assert.match(serializer.serialize({ loc: 'https://example.com/', priority: '0.50' }, 0), /<priority>0\.50<\/priority>/);
+  // Numbers JavaScript prints in exponent form are written out in full, and one too small for 20 places is 0.0, not "0."
+  assert.match(serializer.serialize({ loc: 'https://example.com/', priority: 1e-7 }, 0), /<priority>0\.0000001<\/priority>/);
+  assert.match(serializer.serialize({ loc: 'https://example.com/', priority: 5e-324 }, 0), /<priority>0\.0<\/priority>/);
   assert.equal(serializer.lastmodText, undefined);
 });
 

@@ -339,7 +339,7 @@ function decimal(value: unknown, field: string, min: number, max: number): strin
   if (typeof value === 'number') {
     n = value;
     textValue = Number.isInteger(n) ? n + '.0' : String(n);
-    if (textValue.includes('e')) textValue = n.toFixed(20).replace(/0+$/, '');
+    if (textValue.includes('e')) textValue = n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '.0');
   } else if (typeof value === 'string' && DECIMAL.test(value.trim())) {
     textValue = value.trim();
     n = Number(textValue);
