@@ -22,6 +22,8 @@ import { ioErrorReason, rethrowing } from './io-errors.js';
 const READ_CHUNK = 256 * 1024;
 /** Buffers a regular file is read into in turn after its first (which the sniffs hold on to); three leave margin. */
 const READ_RING = 3;
+/** Reads between two turns of the event loop (2 MiB). */
+const READS_PER_TURN = 8;
 /** Bytes and text given whole are fed in slices of this size, so the iterator can batch. */
 const SLICE = 256 * 1024;
 /**
@@ -146,6 +148,8 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
       if (bytesRead > 0) yield buffer.subarray(0, bytesRead);
       // A short read is the end of the file (as it was when read).
       if (bytesRead < READ_CHUNK) return;
+      // Read on this thread, a large file would hold the event loop to its end, a Ctrl-C handler with it.
+      if (reads % READS_PER_TURN === READS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
     }
   } catch (error) {
     throw inputError(shown, error);

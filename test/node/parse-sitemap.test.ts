@@ -184,6 +184,18 @@ describe('parseSitemap: files', () => {
     assert.equal(e.summary.bytesRead, 256 * 1024);
   });
 
+  it('gives the event loop a turn while it reads a large file: a signal handler (Ctrl-C) runs before the reading ends', async () => {
+    const dir = tempDir();
+    const big = join(dir, 'turns.xml');
+    writeFileSync(big, urlset(200_000)); // about 8 MB: 32 reads
+    let urls = 0;
+    let urlsAtTurn: number | undefined;
+    setImmediate(() => (urlsAtTurn = urls));
+    await readSitemap(big, { onUrl: () => void urls++ });
+    assert.equal(urls, 200_000);
+    assert.ok(urlsAtTurn !== undefined && urlsAtTurn < urls, `the event loop turned after ${urlsAtTurn} of ${urls} URLs`);
+  });
+
   it('reads a file of many chunks into reused buffers: the same as the bytes given whole, plain and gzipped', async () => {
     // Random, so that the gzip too spans many 256 KiB reads; multi-byte characters across every
     // chunk boundary. A buffer reused before its chunk was used up would show as a changed entry.
