@@ -3,6 +3,7 @@
 
 import { definedOnly } from '../core/defined-only.js';
 import { SitemapError } from '../core/errors.js';
+import { LIMITS_PROFILES } from '../core/model.js';
 import type { ParsedArgs } from './command.js';
 import { EXIT_FATAL, fatal, type CliIo } from './io.js';
 
@@ -36,9 +37,16 @@ export function setOutputOptions(args: ParsedArgs) {
   if (args.has('gzip-level') && args.flag('no-gzip')) throw new UsageError('--gzip-level and --no-gzip contradict each other');
   const name = args.text('name');
   if (name !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
+  const profile = args.choice<'current' | 'legacy'>('limits');
+  const [maxUrls, maxBytes] = [args.number('max-urls'), args.number('max-bytes')];
+  // Above the protocol's limits: the library refuses them too, but only the option's name says what to change.
+  const most = LIMITS_PROFILES[profile ?? 'current'];
+  const whose = profile === 'legacy' ? "the 2008 protocol's limit (--limits legacy)" : "the protocol's limit";
+  if (maxUrls !== undefined && maxUrls > most.maxUrlsPerSitemap) throw new UsageError(`--max-urls ${maxUrls}: max URLs must be a whole number from 1 to ${most.maxUrlsPerSitemap}, ${whose}`);
+  if (maxBytes !== undefined && maxBytes > most.maxBytesPerSitemap) throw new UsageError(`--max-bytes ${maxBytes}: max bytes must be a whole number up to ${most.maxBytesPerSitemap}, ${whose}`);
   return {
     gzip: !args.flag('no-gzip'),
-    ...definedOnly({ name, gzipLevel: args.number('gzip-level'), profile: args.choice<'current' | 'legacy'>('limits') }),
-    ...definedOnly({ maxUrls: args.number('max-urls'), maxBytes: args.number('max-bytes') }),
+    ...definedOnly({ name, gzipLevel: args.number('gzip-level'), profile }),
+    ...definedOnly({ maxUrls, maxBytes }),
   };
 }
