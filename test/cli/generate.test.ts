@@ -174,7 +174,7 @@ test('usage errors exit 2 with one line and no stack trace', async () => {
     assert.ok(!/\n\s+at /.test(result.stderr), 'no stack trace');
   }
   // A limit above the protocol's names the option and points to the help, as every usage error does.
-  for (const [flag, value, most] of [['--max-urls', '60000', '50000'], ['--max-bytes', '11M', '10485760']]) {
+  for (const [flag, value, most] of [['--max-urls', '60000', '50000'], ['--max-bytes', '11M', '10485760']] as const) {
     const result = await runCli(['generate', 'x.txt', '--base-url', 'https://e.com/', '--out', 'o', '--limits', 'legacy', flag, value], { cwd: dir });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, new RegExp(`^sitemapkit generate: ${flag} \\d+: .* ${most}, the 2008 protocol's limit \\(--limits legacy\\)\nRun "sitemapkit generate --help" for usage\\.\n$`));
