@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -337,7 +337,18 @@ describe('sitemapkit report', () => {
       assert.equal(over.code, 2, out);
       assert.match(over.stderr, /the report would replace .*, which it reports on/);
     }
+    // The same file by another name (a hard link, a symbolic link to its folder), and the --compare set's files.
+    writeFileSync(join(dir, 'old.xml'), urlset([url('/old')]));
+    linkSync(join(dir, 'empty', 'a.xml'), join(dir, 'hard.html'));
+    symlinkSync('empty', join(dir, 'here'));
+    for (const [out, more] of [['hard.html', []], ['here/a.xml', []], ['old.xml', ['--compare', 'old.xml']], ['empty/a.xml', ['--compare', 'empty/a.xml']]] as const) {
+      const over = await runCli(['report', 'empty/sitemap.xml', '--out', out, ...more], { cwd: dir });
+      assert.equal(over.code, 2, out);
+      assert.match(over.stderr, /the report would replace .*, which it reports on/, out);
+    }
+    assert.match(readFileSync(join(dir, 'old.xml'), 'utf8'), /^<\?xml/);
     assert.match(readFileSync(join(dir, 'empty', 'a.xml'), 'utf8'), /^<urlset/);
+    assert.match(readFileSync(join(dir, 'hard.html'), 'utf8'), /^<urlset/);
     assert.match(readFileSync(join(dir, 'empty', 'sitemap.xml'), 'utf8'), /<sitemapindex/);
   });
 
