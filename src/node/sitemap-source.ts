@@ -98,7 +98,7 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
     const document: SourceDocument = { name: child.loc, number: number + 1, parent: 0, listedAs: child };
     let childFormat: SitemapFormat | undefined;
     try {
-      const where = indexPath !== undefined ? childFile(indexPath, name, child.loc, cwd) : child.loc;
+      const where = indexPath !== undefined ? childFile(indexPath, root.name, child.loc, cwd) : child.loc;
       if (indexPath !== undefined) document.name = shownPath(where, cwd);
       const key = documentKey(where);
       childFormat = formats.get(key);
@@ -178,7 +178,8 @@ function entryFile(path: string, name: string): string {
  */
 function childFile(indexPath: string, indexName: string, loc: string, cwd: string): string {
   const local = localChildPath(indexPath, undefined, loc);
-  if (local !== undefined && 'path' in local && isFile(local.path)) return local.path;
+  const looked = local !== undefined && 'path' in local ? [local.path] : [];
+  if (looked[0] !== undefined && isFile(looked[0])) return looked[0];
   let name = '';
   try {
     name = decodeURIComponent(basename(new URL(loc).pathname));
@@ -187,7 +188,8 @@ function childFile(indexPath: string, indexName: string, loc: string, cwd: strin
   }
   const beside = join(dirname(indexPath), name);
   if (name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
-  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${shownPath(beside, cwd)})`);
+  if (beside !== looked[0]) looked.push(beside);
+  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${looked.map((path) => shownPath(path, cwd)).join(', nor ')})`);
 }
 
 function isDirectory(path: string): boolean {

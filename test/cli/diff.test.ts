@@ -73,6 +73,7 @@ describe('sitemapkit diff', () => {
     writeFileSync(join(dir, 'below', 'a.xml'), urlset(NEW.slice(0, 5)));
     writeFileSync(join(dir, 'below', 'b.xml'), urlset(NEW.slice(5)));
     writeFileSync(join(dir, 'set', 'missing-child.xml'), sitemapIndex([`${SITE}/sitemap-1.xml.gz`, `${SITE}/nowhere.xml`]));
+    writeFileSync(join(dir, 'set', 'outside-child.xml'), sitemapIndex([`${SITE}/maps/../out/b.xml`]));
     writeFileSync(join(dir, 'page.html'), '<!doctype html><html><body>not a sitemap</body></html>');
     writeFileSync(join(dir, 'repeats.xml'), urlset([...NEW, url('/added'), url('/lastmod', '<lastmod>2024-01-01</lastmod>')]));
     writeFileSync(join(dir, 'problems.xml'), urlset([url('/same', '<lastmod>yesterday</lastmod>')]));
@@ -186,6 +187,10 @@ describe('sitemapkit diff', () => {
     const child = await diff(['set/missing-child.xml', 'new.xml']);
     assert.equal(child.code, 2);
     assert.match(child.stderr, /the child sitemap "https:\/\/www\.example\.com\/nowhere\.xml" listed by set\/missing-child\.xml is not on disk \(no file set\/nowhere\.xml\)/);
+    // Both files it looked for: where its URL's path puts it, and beside the index.
+    const outside = await diff(['set/outside-child.xml', 'new.xml']);
+    assert.equal(outside.code, 2);
+    assert.match(outside.stderr, /the child sitemap "https:\/\/www\.example\.com\/maps\/\.\.\/out\/b\.xml" listed by set\/outside-child\.xml is not on disk \(no file set\/out\/b\.xml, nor set\/b\.xml\)/);
     const html = await diff(['page.html', 'new.xml']);
     assert.equal(html.code, 2);
     assert.match(html.stderr, /page\.html is not a sitemap \(html\)/);
