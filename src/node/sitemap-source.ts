@@ -174,7 +174,8 @@ function entryFile(path: string, name: string): string {
 
 /**
  * A child of the index on disk: where its URL's path puts it relative to the index (localChildPath), else
- * beside the index under its file name (a set served below a path).
+ * beside the index under its file name (a set served below a path), unless that is the index itself: a
+ * Hugo index's missing en/sitemap.xml is no repeat of the index.
  */
 function childFile(indexPath: string, indexName: string, loc: string, cwd: string): string {
   const local = localChildPath(indexPath, undefined, loc);
@@ -187,9 +188,12 @@ function childFile(indexPath: string, indexName: string, loc: string, cwd: strin
     // Not a URL, or not valid percent-encoding: no file name.
   }
   const beside = join(dirname(indexPath), name);
-  if (name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
-  if (beside !== looked[0]) looked.push(beside);
-  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${looked.map((path) => shownPath(path, cwd)).join(', nor ')})`);
+  const itself = beside === indexPath;
+  if (!itself && name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
+  if (!itself && beside !== looked[0]) looked.push(beside);
+  const why = looked.length === 0 ? [] : [`no file ${looked.map((path) => shownPath(path, cwd)).join(', nor ')}`];
+  if (itself) why.push(`${shownPath(beside, cwd)} is the index itself`);
+  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (${why.join('; ')})`);
 }
 
 function isDirectory(path: string): boolean {

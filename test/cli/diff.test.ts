@@ -74,6 +74,9 @@ describe('sitemapkit diff', () => {
     writeFileSync(join(dir, 'below', 'b.xml'), urlset(NEW.slice(5)));
     writeFileSync(join(dir, 'set', 'missing-child.xml'), sitemapIndex([`${SITE}/sitemap-1.xml.gz`, `${SITE}/nowhere.xml`]));
     writeFileSync(join(dir, 'set', 'outside-child.xml'), sitemapIndex([`${SITE}/maps/../out/b.xml`]));
+    // Hugo's multilingual index: its children are en/sitemap.xml…, not the index beside them.
+    mkdirSync(join(dir, 'hugo'));
+    writeFileSync(join(dir, 'hugo', 'sitemap.xml'), sitemapIndex([`${SITE}/en/sitemap.xml`]));
     writeFileSync(join(dir, 'page.html'), '<!doctype html><html><body>not a sitemap</body></html>');
     writeFileSync(join(dir, 'repeats.xml'), urlset([...NEW, url('/added'), url('/lastmod', '<lastmod>2024-01-01</lastmod>')]));
     writeFileSync(join(dir, 'problems.xml'), urlset([url('/same', '<lastmod>yesterday</lastmod>')]));
@@ -191,6 +194,9 @@ describe('sitemapkit diff', () => {
     const outside = await diff(['set/outside-child.xml', 'new.xml']);
     assert.equal(outside.code, 2);
     assert.match(outside.stderr, /the child sitemap "https:\/\/www\.example\.com\/maps\/\.\.\/out\/b\.xml" listed by set\/outside-child\.xml is not on disk \(no file set\/out\/b\.xml, nor set\/b\.xml\)/);
+    const hugo = await diff(['hugo', 'new.xml']);
+    assert.equal(hugo.code, 2, hugo.stdout);
+    assert.match(hugo.stderr, /the child sitemap "https:\/\/www\.example\.com\/en\/sitemap\.xml" listed by hugo\/sitemap\.xml is not on disk \(no file hugo\/en\/sitemap\.xml; hugo\/sitemap\.xml is the index itself\)/);
     const html = await diff(['page.html', 'new.xml']);
     assert.equal(html.code, 2);
     assert.match(html.stderr, /page\.html is not a sitemap \(html\)/);
