@@ -109,7 +109,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const compressor = output.files.full ? output.files.whenWritable() : undefined;
       return outside === undefined ? compressor : compressor === undefined ? outside : Promise.all([outside, compressor]).then(() => {});
     };
-    const reading = { ...options, cwd, now, backpressure, guard };
+    const reading = { ...options, cwd, now, backpressure, guard, formats: new Map<string, SitemapFormat>() };
     const read: SitemapSource[] = [];
     for (const source of sources) {
       if (!('site' in source)) {
@@ -157,6 +157,8 @@ interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
   cwd: string;
   /** Throws when the document's file is the report's. */
   guard: (input: SitemapInput, document: SourceDocument) => void;
+  /** The files read so far, by path, with their formats. */
+  formats: Map<string, SitemapFormat>;
   now: number;
   backpressure: () => Promise<void> | undefined;
   /** Whether the source, answered from `finalUrl`, is read as another source: then it is left out. */
@@ -176,6 +178,9 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
     options.guard(input, document);
+    // A file given twice, or given beside the index that lists it (report out/*), is read once, as within a set.
+    const known = typeof input === 'string' ? options.formats.get(input) : undefined;
+    if (known !== undefined) return known;
     const start = (): void => {
       const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
       if (document.number === 0) base = index;
@@ -219,6 +224,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
     const counts = reportCounts(result);
     aggregator.endFile({ kind: kindOf(result.format), bytes: result.bytesRead, plainBytes: result.bytes, gzipped: gzipped(), errors: counts.errors, warnings: counts.warnings, schemaValid: schemaVerdict(result.format, result.schemaValid) });
     open = undefined;
+    if (typeof input === 'string') options.formats.set(input, result.format ?? 'unknown');
     return result.format ?? 'unknown';
   };
   try {

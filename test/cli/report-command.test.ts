@@ -136,6 +136,12 @@ describe('sitemapkit report', () => {
     const problems = (JSON.parse(validated.stdout) as { files: { diagnostics: { code: string }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => d.code));
     assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [...new Set(problems)].sort().map((code) => [code, problems.filter((c) => c === code).length]), 'the problems validate --follow finds: the repeat, the nested index');
     assert.deepEqual([model.summary.errors, model.summary.warnings], [0, problems.length]);
+    // Across sources too: a file given twice, or given beside the index that lists it (report out/*).
+    for (const sources of [['a.xml', 'sitemap.xml'], ['a.xml', './a.xml']]) {
+      assert.equal((await runCli(['report', ...sources, '--out', 'r.html'], { cwd: dir })).code, 0, sources.join(' '));
+      const { model: again } = readReport(join(dir, 'r.html'));
+      assert.deepEqual([again.files.map((f) => f.name), again.summary.urls, again.duplicates.count], [[...new Set(sources.map((s) => s.replace('./', '')))], 2, 0], sources.join(' '));
+    }
   });
 
   it('reads at most 50,000 children of an index (the most one may list), as discover does; the rest are reported, not read', async () => {
