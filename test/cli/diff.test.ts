@@ -214,6 +214,8 @@ describe('sitemapkit diff', () => {
     const cut = await diff(['old.xml', 'new.xml', '--max-entries', '3']);
     assert.equal(cut.code, 2, cut.stdout);
     assert.match(cut.stderr, /^sitemapkit diff: new\.xml was not read whole \(budget\/entries\): the comparison would be wrong$/m);
+    // Stopped there: no line of what was read is printed as a change (OLD's URLs past NEW's cut are not removed).
+    assert.equal(cut.stdout, '');
     const many = urlset(Array.from({ length: 2000 }, (_, i) => url(`/p${i}`)));
     writeFileSync(join(dir, 'many.xml'), many);
     const gzipped = gzipSync(many);
@@ -221,6 +223,7 @@ describe('sitemapkit diff', () => {
     const truncated = await diff(['many.xml', 'cut.xml.gz']);
     assert.equal(truncated.code, 2, truncated.stdout);
     assert.match(truncated.stderr, /^sitemapkit diff: cut\.xml\.gz was not read whole \(gzip\/corrupt\): the comparison would be wrong$/m);
+    assert.equal(truncated.stdout, '');
   });
 
   it('an input that cannot be read is said in one line, with nothing after it (the hint is awaited)', async () => {
