@@ -189,9 +189,10 @@ function childFile(indexPath: string, indexName: string, loc: string, cwd: strin
   }
   const beside = join(dirname(indexPath), name);
   const itself = beside === indexPath;
-  if (!itself && name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
-  if (!itself && beside !== looked[0]) looked.push(beside);
-  const why = looked.length === 0 ? [] : [`no file ${looked.map((path) => shownPath(path, cwd)).join(', nor ')}`];
+  const named = !itself && name !== '' && !/[/\\\0]/.test(name);
+  if (named && isFile(beside)) return beside;
+  if (named && beside !== looked[0]) looked.push(beside);
+  const why = [looked.length > 0 ? `no file ${looked.map((path) => shownPath(path, cwd)).join(', nor ')}` : local !== undefined && 'unnamable' in local ? local.unnamable : 'its URL names no file'];
   if (itself) why.push(`${shownPath(beside, cwd)} is the index itself`);
   throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (${why.join('; ')})`);
 }

@@ -74,6 +74,7 @@ describe('sitemapkit diff', () => {
     writeFileSync(join(dir, 'below', 'b.xml'), urlset(NEW.slice(5)));
     writeFileSync(join(dir, 'set', 'missing-child.xml'), sitemapIndex([`${SITE}/sitemap-1.xml.gz`, `${SITE}/nowhere.xml`]));
     writeFileSync(join(dir, 'set', 'outside-child.xml'), sitemapIndex([`${SITE}/maps/../out/b.xml`]));
+    writeFileSync(join(dir, 'set', 'slash-child.xml'), sitemapIndex([`${SITE}/a%2Fb.xml`]));
     // Hugo's multilingual index: its children are en/sitemap.xml…, not the index beside them.
     mkdirSync(join(dir, 'hugo'));
     writeFileSync(join(dir, 'hugo', 'sitemap.xml'), sitemapIndex([`${SITE}/en/sitemap.xml`]));
@@ -194,6 +195,9 @@ describe('sitemapkit diff', () => {
     const outside = await diff(['set/outside-child.xml', 'new.xml']);
     assert.equal(outside.code, 2);
     assert.match(outside.stderr, /the child sitemap "https:\/\/www\.example\.com\/maps\/\.\.\/out\/b\.xml" listed by set\/outside-child\.xml is not on disk \(no file set\/out\/b\.xml, nor set\/b\.xml\)/);
+    // A name no file can have: why, not a file never looked for.
+    const slash = await diff(['set/slash-child.xml', 'new.xml']);
+    assert.match(slash.stderr, /the child sitemap "https:\/\/www\.example\.com\/a%2Fb\.xml" listed by set\/slash-child\.xml is not on disk \(its path segment "a%2Fb\.xml" cannot be a file name\)\n/);
     const hugo = await diff(['hugo', 'new.xml']);
     assert.equal(hugo.code, 2, hugo.stdout);
     assert.match(hugo.stderr, /the child sitemap "https:\/\/www\.example\.com\/en\/sitemap\.xml" listed by hugo\/sitemap\.xml is not on disk \(no file hugo\/en\/sitemap\.xml; hugo\/sitemap\.xml is the index itself\)/);
