@@ -14,7 +14,7 @@ import type { EntryPosition } from '../core/read/types.js';
 import { comparableUrl, locFingerprint } from '../core/url.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, type FieldChange } from '../core/url-diff.js';
-import { readSitemap, type ReadSitemapOptions } from './parse-sitemap.js';
+import { readSitemap, type ReadSitemapOptions, type SitemapInput } from './parse-sitemap.js';
 import { readSource, sourceName, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 
 export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onDiagnostic' | 'onUnreadable'> {
@@ -28,6 +28,8 @@ export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onDiagnostic' 
   tmpDir?: string;
   /** A child that cannot be read, or a document that is no sitemap (the source's own too), once, with its source; the comparison goes on without its URLs (it may throw). Without it, the diff throws. */
   onUnreadable?: (document: SourceDocument, error: SitemapError, side: 'old' | 'new') => void;
+  /** Called before each document is read; may throw to stop. */
+  onDocument?: (input: SitemapInput, document: SourceDocument) => void;
 }
 
 /** Removed URLs in OLD's order, then added and changed ones in NEW's; `file` is the document listing the URL. */
@@ -153,6 +155,7 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, sid
   const walking: SourceOptions = side === undefined || onDiagnostic === undefined ? rest : { ...rest, onDiagnostic: (d) => onDiagnostic(d, side) };
   if (onUnreadable !== undefined) walking.onUnreadable = side === undefined ? () => {} : (document, error) => onUnreadable(document, error, side);
   await readSource(source, walking, (input, document, hooks) => {
+    options.onDocument?.(input, document);
     passes.file = document.name;
     const reading: ReadSitemapOptions = {
       file: document.name, onUrl, onSitemap: hooks.onSitemap, locHashes: true, maxDiagnosticsPerCode: 0,

@@ -3,7 +3,7 @@
 // whose URL rows are gzipped on a worker thread; the page is written around them, base64, and renamed
 // into place (staged-output.ts): a run that fails or is killed leaves no half report.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { DiagnosticCollector } from '../core/diagnostics.js';
@@ -80,7 +80,18 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
   const cwd = options.cwd ?? process.cwd();
   const path = resolve(cwd, options.out ?? 'report.html');
   // Refused now, not at the rename once every source is read.
-  if ((await stat(path).catch(() => undefined))?.isDirectory() === true) throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write the report to ${path}: it is a directory`);
+  const existing = await stat(path, { bigint: true }).catch(() => undefined);
+  if (existing?.isDirectory() === true) throw new SitemapError('ERR_SITEMAP_WRITE', `cannot write the report to ${path}: it is a directory`);
+  // A file read (of the set or of --compare's) that is the report's by any name: a hard link, a linked folder.
+  const guard = (input: SitemapInput, document: SourceDocument): void => {
+    let read: BigIntStats | undefined;
+    try {
+      if (existing !== undefined && typeof input === 'string') read = statSync(input, { bigint: true });
+    } catch {
+      // Missing or not to be read: the reading says why.
+    }
+    if (read !== undefined && read.dev === existing?.dev && read.ino === existing.ino) throw new SitemapError('ERR_SITEMAP_WRITE', `the report would replace ${document.name}, which it reports on: give another --out`);
+  };
   const output = await StagedOutput.create(dirname(path), { name: basename(path).replace(/\.html?$/i, ''), gzipLevel: 6, maxPendingBlocks: PENDING_BLOCKS });
   try {
     const rows = output.files.open(output.path(ROWS_FILE));
@@ -98,7 +109,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       const compressor = output.files.full ? output.files.whenWritable() : undefined;
       return outside === undefined ? compressor : compressor === undefined ? outside : Promise.all([outside, compressor]).then(() => {});
     };
-    const reading = { ...options, cwd, now, backpressure, out: path };
+    const reading = { ...options, cwd, now, backpressure, guard, formats: new Map<string, SitemapFormat>() };
     const read: SitemapSource[] = [];
     for (const source of sources) {
       if (!('site' in source)) {
@@ -130,7 +141,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       if (found === 0) throw new SitemapError('ERR_SITEMAP_INPUT', `no sitemap found for ${source.site}: ${whereLooked(source.found)}`);
       if (options.compare !== undefined && found > 1) throw several(found);
     }
-    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, aggregator, { ...options, cwd }));
+    if (options.compare !== undefined) aggregator.setCompare(await compare(options.compare, read[0] as SitemapSource, aggregator, { ...options, cwd, guard }));
     stopIfAborted(options.signal);
     const model = aggregator.finish(new Date(now).toISOString());
     await output.files.close(rows);
@@ -144,8 +155,10 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
 
 interface Reading extends WriteReportOptions, Pick<SourceOptions, 'fetched'> {
   cwd: string;
-  /** The report's path, resolved. */
-  out: string;
+  /** Throws when the document's file is the report's. */
+  guard: (input: SitemapInput, document: SourceDocument) => void;
+  /** The files read so far, by path, with their formats. */
+  formats: Map<string, SitemapFormat>;
   now: number;
   backpressure: () => Promise<void> | undefined;
   /** Whether the source, answered from `finalUrl`, is read as another source: then it is left out. */
@@ -164,7 +177,10 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
   let open: SourceDocument | undefined;
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
-    if (input === options.out) throw new SitemapError('ERR_SITEMAP_WRITE', `the report would replace ${document.name}, which it reports on: give another --out`);
+    options.guard(input, document);
+    // A file given twice, or given beside the index that lists it (report out/*), is read once, as within a set.
+    const known = typeof input === 'string' ? options.formats.get(input) : undefined;
+    if (known !== undefined) return known;
     const start = (): void => {
       const index = aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod), ...(document.http !== undefined ? { http: httpFacts(document.http) } : {}) });
       if (document.number === 0) base = index;
@@ -208,6 +224,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
     const counts = reportCounts(result);
     aggregator.endFile({ kind: kindOf(result.format), bytes: result.bytesRead, plainBytes: result.bytes, gzipped: gzipped(), errors: counts.errors, warnings: counts.warnings, schemaValid: schemaVerdict(result.format, result.schemaValid) });
     open = undefined;
+    if (typeof input === 'string') options.formats.set(input, result.format ?? 'unknown');
     return result.format ?? 'unknown';
   };
   try {
@@ -317,7 +334,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
  * The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and
  * examples. A document of `previous` not read whole is a problem of the report (the set's own are already).
  */
-async function compare(previous: SitemapSource, current: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & { cwd: string }): Promise<NonNullable<ReportModel['compare']>> {
+async function compare(previous: SitemapSource, current: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & Pick<Reading, 'cwd' | 'guard'>): Promise<NonNullable<ReportModel['compare']>> {
   const perFile = new Map<string, { file: string; added: number; removed: number; changed: number }>();
   const count = (kind: 'added' | 'removed' | 'changed', file: string, n = 1): void => {
     let row = perFile.get(file);
@@ -348,6 +365,7 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
     },
   }, {
     cwd: options.cwd,
+    onDocument: options.guard,
     ...definedOnly({ client: options.client, maxBytes: options.maxBytes, maxEntries: options.maxEntries }),
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
     // The previous version's problems are not the set's, but one that left it unread makes the changes partial.

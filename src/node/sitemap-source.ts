@@ -98,7 +98,7 @@ export async function readSource(source: SitemapSource, options: SourceOptions, 
     const document: SourceDocument = { name: child.loc, number: number + 1, parent: 0, listedAs: child };
     let childFormat: SitemapFormat | undefined;
     try {
-      const where = indexPath !== undefined ? childFile(indexPath, name, child.loc, cwd) : child.loc;
+      const where = indexPath !== undefined ? childFile(indexPath, root.name, child.loc, cwd) : child.loc;
       if (indexPath !== undefined) document.name = shownPath(where, cwd);
       const key = documentKey(where);
       childFormat = formats.get(key);
@@ -174,11 +174,13 @@ function entryFile(path: string, name: string): string {
 
 /**
  * A child of the index on disk: where its URL's path puts it relative to the index (localChildPath), else
- * beside the index under its file name (a set served below a path).
+ * beside the index under its file name (a set served below a path), unless that is the index itself: a
+ * Hugo index's missing en/sitemap.xml is no repeat of the index.
  */
 function childFile(indexPath: string, indexName: string, loc: string, cwd: string): string {
   const local = localChildPath(indexPath, undefined, loc);
-  if (local !== undefined && 'path' in local && isFile(local.path)) return local.path;
+  const looked = local !== undefined && 'path' in local ? [local.path] : [];
+  if (looked[0] !== undefined && isFile(looked[0])) return looked[0];
   let name = '';
   try {
     name = decodeURIComponent(basename(new URL(loc).pathname));
@@ -186,8 +188,13 @@ function childFile(indexPath: string, indexName: string, loc: string, cwd: strin
     // Not a URL, or not valid percent-encoding: no file name.
   }
   const beside = join(dirname(indexPath), name);
-  if (name !== '' && !/[/\\\0]/.test(name) && isFile(beside)) return beside;
-  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (no file ${shownPath(beside, cwd)})`);
+  const itself = beside === indexPath;
+  const named = !itself && name !== '' && !/[/\\\0]/.test(name);
+  if (named && isFile(beside)) return beside;
+  if (named && beside !== looked[0]) looked.push(beside);
+  const why = [looked.length > 0 ? `no file ${looked.map((path) => shownPath(path, cwd)).join(', nor ')}` : local !== undefined && 'unnamable' in local ? local.unnamable : 'its URL names no file'];
+  if (itself) why.push(`${shownPath(beside, cwd)} is the index itself`);
+  throw new SitemapError('ERR_SITEMAP_INPUT', `the child sitemap ${JSON.stringify(loc)} listed by ${indexName} is not on disk (${why.join('; ')})`);
 }
 
 function isDirectory(path: string): boolean {

@@ -73,6 +73,11 @@ describe('sitemapkit diff', () => {
     writeFileSync(join(dir, 'below', 'a.xml'), urlset(NEW.slice(0, 5)));
     writeFileSync(join(dir, 'below', 'b.xml'), urlset(NEW.slice(5)));
     writeFileSync(join(dir, 'set', 'missing-child.xml'), sitemapIndex([`${SITE}/sitemap-1.xml.gz`, `${SITE}/nowhere.xml`]));
+    writeFileSync(join(dir, 'set', 'outside-child.xml'), sitemapIndex([`${SITE}/maps/../out/b.xml`]));
+    writeFileSync(join(dir, 'set', 'slash-child.xml'), sitemapIndex([`${SITE}/a%2Fb.xml`]));
+    // Hugo's multilingual index: its children are en/sitemap.xml…, not the index beside them.
+    mkdirSync(join(dir, 'hugo'));
+    writeFileSync(join(dir, 'hugo', 'sitemap.xml'), sitemapIndex([`${SITE}/en/sitemap.xml`]));
     writeFileSync(join(dir, 'page.html'), '<!doctype html><html><body>not a sitemap</body></html>');
     writeFileSync(join(dir, 'repeats.xml'), urlset([...NEW, url('/added'), url('/lastmod', '<lastmod>2024-01-01</lastmod>')]));
     writeFileSync(join(dir, 'problems.xml'), urlset([url('/same', '<lastmod>yesterday</lastmod>')]));
@@ -186,6 +191,16 @@ describe('sitemapkit diff', () => {
     const child = await diff(['set/missing-child.xml', 'new.xml']);
     assert.equal(child.code, 2);
     assert.match(child.stderr, /the child sitemap "https:\/\/www\.example\.com\/nowhere\.xml" listed by set\/missing-child\.xml is not on disk \(no file set\/nowhere\.xml\)/);
+    // Both files it looked for: where its URL's path puts it, and beside the index.
+    const outside = await diff(['set/outside-child.xml', 'new.xml']);
+    assert.equal(outside.code, 2);
+    assert.match(outside.stderr, /the child sitemap "https:\/\/www\.example\.com\/maps\/\.\.\/out\/b\.xml" listed by set\/outside-child\.xml is not on disk \(no file set\/out\/b\.xml, nor set\/b\.xml\)/);
+    // A name no file can have: why, not a file never looked for.
+    const slash = await diff(['set/slash-child.xml', 'new.xml']);
+    assert.match(slash.stderr, /the child sitemap "https:\/\/www\.example\.com\/a%2Fb\.xml" listed by set\/slash-child\.xml is not on disk \(its path segment "a%2Fb\.xml" cannot be a file name\)\n/);
+    const hugo = await diff(['hugo', 'new.xml']);
+    assert.equal(hugo.code, 2, hugo.stdout);
+    assert.match(hugo.stderr, /the child sitemap "https:\/\/www\.example\.com\/en\/sitemap\.xml" listed by hugo\/sitemap\.xml is not on disk \(no file hugo\/en\/sitemap\.xml; hugo\/sitemap\.xml is the index itself\)/);
     const html = await diff(['page.html', 'new.xml']);
     assert.equal(html.code, 2);
     assert.match(html.stderr, /page\.html is not a sitemap \(html\)/);
@@ -203,6 +218,8 @@ describe('sitemapkit diff', () => {
     const cut = await diff(['old.xml', 'new.xml', '--max-entries', '3']);
     assert.equal(cut.code, 2, cut.stdout);
     assert.match(cut.stderr, /^sitemapkit diff: new\.xml was not read whole \(budget\/entries\): the comparison would be wrong$/m);
+    // Stopped there: no line of what was read is printed as a change (OLD's URLs past NEW's cut are not removed).
+    assert.equal(cut.stdout, '');
     const many = urlset(Array.from({ length: 2000 }, (_, i) => url(`/p${i}`)));
     writeFileSync(join(dir, 'many.xml'), many);
     const gzipped = gzipSync(many);
@@ -210,6 +227,7 @@ describe('sitemapkit diff', () => {
     const truncated = await diff(['many.xml', 'cut.xml.gz']);
     assert.equal(truncated.code, 2, truncated.stdout);
     assert.match(truncated.stderr, /^sitemapkit diff: cut\.xml\.gz was not read whole \(gzip\/corrupt\): the comparison would be wrong$/m);
+    assert.equal(truncated.stdout, '');
   });
 
   it('an input that cannot be read is said in one line, with nothing after it (the hint is awaited)', async () => {

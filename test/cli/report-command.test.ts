@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -136,6 +136,12 @@ describe('sitemapkit report', () => {
     const problems = (JSON.parse(validated.stdout) as { files: { diagnostics: { code: string }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => d.code));
     assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [...new Set(problems)].sort().map((code) => [code, problems.filter((c) => c === code).length]), 'the problems validate --follow finds: the repeat, the nested index');
     assert.deepEqual([model.summary.errors, model.summary.warnings], [0, problems.length]);
+    // Across sources too: a file given twice, or given beside the index that lists it (report out/*).
+    for (const sources of [['a.xml', 'sitemap.xml'], ['a.xml', './a.xml']]) {
+      assert.equal((await runCli(['report', ...sources, '--out', 'r.html'], { cwd: dir })).code, 0, sources.join(' '));
+      const { model: again } = readReport(join(dir, 'r.html'));
+      assert.deepEqual([again.files.map((f) => f.name), again.summary.urls, again.duplicates.count], [[...new Set(sources.map((s) => s.replace('./', '')))], 2, 0], sources.join(' '));
+    }
   });
 
   it('reads at most 50,000 children of an index (the most one may list), as discover does; the rest are reported, not read', async () => {
@@ -337,7 +343,18 @@ describe('sitemapkit report', () => {
       assert.equal(over.code, 2, out);
       assert.match(over.stderr, /the report would replace .*, which it reports on/);
     }
+    // The same file by another name (a hard link, a symbolic link to its folder), and the --compare set's files.
+    writeFileSync(join(dir, 'old.xml'), urlset([url('/old')]));
+    linkSync(join(dir, 'empty', 'a.xml'), join(dir, 'hard.html'));
+    symlinkSync('empty', join(dir, 'here'));
+    for (const [out, more] of [['hard.html', []], ['here/a.xml', []], ['old.xml', ['--compare', 'old.xml']], ['empty/a.xml', ['--compare', 'empty/a.xml']]] as const) {
+      const over = await runCli(['report', 'empty/sitemap.xml', '--out', out, ...more], { cwd: dir });
+      assert.equal(over.code, 2, out);
+      assert.match(over.stderr, /the report would replace .*, which it reports on/, out);
+    }
+    assert.match(readFileSync(join(dir, 'old.xml'), 'utf8'), /^<\?xml/);
     assert.match(readFileSync(join(dir, 'empty', 'a.xml'), 'utf8'), /^<urlset/);
+    assert.match(readFileSync(join(dir, 'hard.html'), 'utf8'), /^<urlset/);
     assert.match(readFileSync(join(dir, 'empty', 'sitemap.xml'), 'utf8'), /<sitemapindex/);
   });
 

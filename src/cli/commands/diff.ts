@@ -107,7 +107,8 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
       if (!quiet || d.severity === 'error') printer.print(d);
     },
     onProgress: (at, urls) => {
-      if (interrupted) throw new Interrupted();
+      // A source not read whole: no further line, as what follows would be wrong.
+      if (interrupted || stopped !== undefined) throw new Interrupted();
       [pass, entries] = [at, urls];
       progress.tick();
     },
@@ -120,7 +121,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
     summary = await diffSitemaps(oldSource, newSource, listener, options);
   } catch (error) {
     if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') unreadable = error;
-    else if (!interrupted) throw error;
+    else if (!interrupted && stopped === undefined) throw error;
   } finally {
     removeInterrupt?.();
     progress.clear();
@@ -128,7 +129,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   }
   // Interrupted: no summary, however the reading ended (the aborted request fails it).
   if (interrupted) [summary, unreadable] = [undefined, undefined];
-  const notWhole = summary !== undefined ? stopped : undefined;
+  const notWhole = interrupted ? undefined : stopped;
   if (notWhole !== undefined) summary = undefined;
   const equal = summary !== undefined && summary.added + summary.removed + summary.changed === 0;
   if (summary !== undefined && format === 'text' && !quiet) out.writeLine(summaryLine(summary, equal));

@@ -199,9 +199,11 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     let total = entry.bytes;
     let failure: { error: unknown } | undefined;
     try {
-      for (const name of await childNames(entry.file, entryName, childBase)) {
+      for (const [name, loc] of await childNames(entry.file, entryName, childBase)) {
         if (files.has(name)) continue;
-        const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total);
+        const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total).catch((error: SitemapError) => {
+          throw new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`);
+        });
         total += child.bytes;
         files.set(name, child);
       }
@@ -216,8 +218,8 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
   }
 }
 
-/** The names of the files the entry file lists: the children of an index, by the last segment of their loc. */
-async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<string[]> {
+/** The files the entry file lists: the children of an index, by the last segment of their loc (with the loc). */
+async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<[name: string, loc: string][]> {
   if (!entryName.endsWith('.xml')) return [];
   const reading = readXmlSitemapText(await textOf(entry), { maxEntries: 50_000 });
   // An entry file cut short is no set: serving it would hide the children it no longer names.
@@ -225,12 +227,12 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   if (broken !== undefined) throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName}${broken.line === undefined ? '' : `:${broken.line}:${broken.column ?? 1}`}: not well-formed XML: ${broken.message}`);
   if (reading.format === 'urlset') return [];
   if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
-  const names: string[] = [];
+  const names: [string, string][] = [];
   for (const ref of reading.sitemaps) {
     const slash = ref.loc.lastIndexOf('/');
     const name = ref.loc.slice(slash + 1);
     if (!SAFE_NAME.test(name) || (childBase !== undefined && ref.loc.slice(0, slash + 1) !== childBase)) continue;
-    names.push(name);
+    names.push([name, ref.loc]);
   }
   return names;
 }

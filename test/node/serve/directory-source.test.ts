@@ -212,6 +212,12 @@ test('a broken new set (a named child missing) leaves the previous set served an
   assert.deepEqual(source.names, names);
 });
 
+test('a child that cannot be read is named as the index lists it, beside the file looked for', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/set/../out/b.xml</loc></sitemap></sitemapindex>');
+  await assert.rejects(openDirectorySource({ dir }), { message: `the child sitemap "https://example.com/set/../out/b.xml" listed by sitemap.xml: cannot read ${join(dir, 'b.xml')}: no such file` });
+});
+
 test('a new set whose named child arrives after its entry file (a copy in any order) is served once the child is there', async (t) => {
   const dir = tempDir();
   const next = tempDir();
