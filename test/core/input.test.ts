@@ -141,6 +141,11 @@ describe('sniffInputFormat', () => {
       ['/loc', 'text'],
       ['location,lastmod', 'text'],
       ['', 'text'],
+      // Excel's line that names the separator, before a CSV header (it was text, refused whole from stdin).
+      ['sep=,', 'csv'],
+      ['sep=;\r', 'csv'],
+      ['sep=\t', 'csv'],
+      ['sep=ab', 'text'],
     ];
     for (const [line, format] of cases) assert.equal(sniffInputFormat(line), format, JSON.stringify(line));
   });
@@ -254,6 +259,28 @@ describe('CsvParser', () => {
     assert.deepEqual(parseCsv(['a,'.repeat(20) + 'a\n'], 20)[0]?.[0], 'record');
   });
 
+  it("takes the separator an Excel `sep=X` first line names, and skips that line (it was the header: \"found \"sep=\", \"\"\")", () => {
+    assert.deepEqual(records('sep=,\r\nloc,lastmod\r\nx,1\r\n'), [
+      [['loc', 'lastmod'], 2],
+      [['x', '1'], 3],
+    ]);
+    assert.deepEqual(records('\uFEFFsep=;\nloc;lastmod\n"a;b";c,d\n'), [
+      [['loc', 'lastmod'], 2],
+      [['a;b', 'c,d'], 3],
+    ]);
+    assert.deepEqual(records('sep=\t\nloc\tlastmod\nx\t1'), [
+      [['loc', 'lastmod'], 2],
+      [['x', '1'], 3],
+    ]);
+    // Only as the first line, and never a quote: elsewhere it is a record like any other.
+    assert.deepEqual(records('loc\nsep=;\n'), [
+      [['loc'], 1],
+      [['sep=;'], 2],
+    ]);
+    assert.deepEqual(records('sep=ab\n'), [[['sep=ab'], 1]]);
+    assert.equal(parseCsv(['sep="\n'])[0]?.[0], 'error');
+  });
+
   it('refuses push after end', () => {
     const parser = new CsvParser({ onRecord() {}, onError() {} });
     parser.end();
@@ -280,6 +307,8 @@ describe('CsvParser', () => {
     '"a"b\r\n"c"\rd\n"e"\r\n',
     'a,b\rc\r\r\nd\n"e\rf"\rg"h\ri',
     '\n\r\n,\n""\n"",""\r\n',
+    'sep=;\r\na;b,c\r\n"x;\ny";z\rq;"r"\n',
+    'sep=,\na,b\n',
   ];
 
   it('chunk invariance: whole text vs. split at every position and one character at a time', () => {

@@ -1,6 +1,6 @@
 // CSV input (RFC 4180): an incremental record parser and the mapping of records to entries.
 // Quoted fields may hold commas, doubled quotes and line breaks; records end with LF, CRLF or a lone
-// CR (old Mac spreadsheets' "CSV (Macintosh)" export).
+// CR (old Mac spreadsheets' "CSV (Macintosh)" export). A first line `sep=;` (Excel's) names another separator.
 
 import { parseHttpDate } from '../datetime.js';
 import { SitemapError } from '../errors.js';
@@ -56,6 +56,9 @@ export class CsvParser {
   private held = 0;
   /** The current record passed maxRecordLength: its text is dropped as it comes, and it is reported, not emitted. */
   private overlong = false;
+  /** The field separator, a comma unless a `sep=X` first line names another. */
+  private separator = ',';
+  private unquotedSpecial = UNQUOTED_SPECIAL;
 
   /** `maxRecordLength`: a record longer than this (in characters) is skipped with an error, its text not kept. */
   constructor(
@@ -85,7 +88,7 @@ export class CsvParser {
                 i = j + 1;
                 const end = segment.length > 0 && segment.charCodeAt(segment.length - 1) === CR ? segment.length - 1 : segment.length;
                 if (end > 0) {
-                  this.fields = (end === segment.length ? segment : segment.slice(0, end)).split(',');
+                  this.fields = (end === segment.length ? segment : segment.slice(0, end)).split(this.separator);
                   this.emit();
                 }
                 this.line++;
@@ -103,8 +106,9 @@ export class CsvParser {
           break;
         }
         case State.Unquoted: {
-          UNQUOTED_SPECIAL.lastIndex = i;
-          const m = UNQUOTED_SPECIAL.exec(text);
+          const special = this.unquotedSpecial;
+          special.lastIndex = i;
+          const m = special.exec(text);
           const j = m === null ? n : m.index;
           if (j > i) this.field += text.slice(i, j);
           if (j === n) {
@@ -113,7 +117,7 @@ export class CsvParser {
           }
           const c = text.charCodeAt(j);
           i = j + 1;
-          if (c === COMMA) {
+          if (c === this.separator.charCodeAt(0)) {
             this.held += this.field.length + 1;
             this.fields.push(this.field);
             this.field = '';
@@ -160,7 +164,7 @@ export class CsvParser {
           break;
         case State.AfterClose: {
           const c = text.charCodeAt(i);
-          if (c === COMMA) {
+          if (c === this.separator.charCodeAt(0)) {
             this.held += this.field.length + 1;
             this.fields.push(this.field);
             this.field = '';
@@ -245,7 +249,12 @@ export class CsvParser {
     const line = this.recordLine;
     const overlong = this.overlong;
     this.nextRecord();
-    if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line, true);
+    // Excel writes and reads a first line `sep=X`: X separates the fields, and the line is no record.
+    const directive = line === 1 && !overlong ? /^sep=([^"\n\r])$/.exec(fields.join(this.separator)) : null;
+    if (directive !== null) {
+      this.separator = directive[1] as string;
+      this.unquotedSpecial = new RegExp(`[\\u${this.separator.charCodeAt(0).toString(16).padStart(4, '0')}\\n\\r"]`, 'g');
+    } else if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line, true);
     else this.handlers.onRecord(fields, line);
   }
 
@@ -402,7 +411,7 @@ export function csvHeader(fields: readonly string[], kind: 'CSV' | 'TSV' = 'CSV'
     // One field with another format's separators: a spreadsheet in a locale whose decimal mark is the comma
     // exports CSV separated by semicolons; Ahrefs exports tab-separated UTF-16 named .csv.
     const one = fields.length === 1 ? (fields[0] as string) : '';
-    const why = kind === 'CSV' && one.includes(';') ? 'the header is separated by semicolons: save the file as CSV with commas, or as tab-separated text'
+    const why = kind === 'CSV' && one.includes(';') ? 'the header is separated by semicolons: save the file as CSV with commas, or put the line sep=; above it (as Excel does)'
       : kind === 'CSV' && one.includes('\t') ? 'the header is separated by tabs: use --input-format tsv'
       : kind === 'TSV' && one.includes(',') ? 'the header is separated by commas: use --input-format csv'
       : 'expected loc (or url, address),lastmod,changefreq,priority, or name it with --columns loc=NAME';

@@ -66,6 +66,8 @@ export function sniffInputFormat(line: string, locName?: string): SniffedFormat 
   // A URL is no header, even one whose path is /url (a single-column text input).
   if (HTTP_URL_RE.test(s) || s.charCodeAt(0) === 0x2f /* / */) return 'text';
   if (s.includes('\t') && namesLoc(headerNames(s, '\t'), locName)) return 'tsv';
+  // Excel's first line naming the separator (`sep=;`; a tab or space is trimmed off) precedes a CSV header.
+  if (/^sep=[^"]?$/.test(s)) return 'csv';
   // Separated by semicolons, it is CSV too, which csvHeader refuses saying so: read as text, its records
   // would be URLs (`https://e.com/a;2024-01-01`).
   if (namesLoc(headerNames(s, ','), locName) || namesLoc(headerNames(s, ';'), locName)) return 'csv';
