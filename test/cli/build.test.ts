@@ -321,6 +321,21 @@ describe('sitemapkit build', () => {
     assert.deepEqual(json.problems.map((p) => [p.relPath, p.code]), [['a.html', 'build/canonical-left-out'], ['b.html', 'build/canonical-left-out'], ['c.html', 'build/canonical-left-out']]);
   });
 
+  it('a canonical under --base-url that no file answers is "no page of the site", not "outside the site" (it was), which stays for another host', async () => {
+    const site = tempDir('sitemapkit-build-');
+    const canonical = (url: string): string => page({ head: `<link rel="canonical" href="${url}">` });
+    writeSite(site, { 'a.html': canonical('/a.html?x=1'), 'b.html': canonical('/gone.html'), 'c.html': canonical('https://other.example.org/c.html'), 'd.html': page() });
+    const run = async (base = BASE) => (await runCli(['build', site, '--base-url', base, '--initial-lastmod', 'none', '-v', '--dry-run'], { cwd: site })).stdout;
+    const out = await run();
+    assert.match(out, /left out: 2 its canonical is no page of the site, 1 its canonical is outside the site\n/);
+    assert.match(out, /left out a\.html: its canonical is no page of the site \(https:\/\/www\.example\.com\/a\.html\?x=1\)/);
+    assert.match(out, /left out c\.html: its canonical is outside the site \(https:\/\/other\.example\.org\/c\.html\)/);
+    // Most pages left out so: the note says which, and names no other origin.
+    assert.match(out, /note: 3 of 4 pages excluded: its canonical is no page of the site\n/);
+    // Under another base URL, they are all outside it.
+    assert.match(await run('https://www.example.com/sub/'), /left out: 3 its canonical is outside the site\n/);
+  });
+
   it('reads a page in the encoding it declares past the first 1,024 bytes, as a browser changes to it', async () => {
     const site = tempDir('sitemapkit-build-');
     // "статья" in windows-1251, in a canonical that names the page itself.

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.js';
 import { SitemapError } from '../../core/errors.js';
+import { comparableUrl } from '../../core/url.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
 import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, printable } from '../format.js';
@@ -79,7 +80,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   // Problems by page, in path order; warnings do not change the exit status.
   const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', capped: !verbose });
   const pageProblems: Array<Problem & { file: string }> = [
-    ...result.excluded.filter((page) => page.reason === 'unreadable' || page.reason === 'duplicate-url').map((page) => ({ file: page.relPath, severity: 'error' as const, message: exclusionText(page) })),
+    ...result.excluded.filter((page) => page.reason === 'unreadable' || page.reason === 'duplicate-url').map((page) => ({ file: page.relPath, severity: 'error' as const, message: exclusionText(page, result.baseUrl) })),
     ...result.problems.map((problem) => ({ file: problem.relPath, severity: problem.severity, code: problem.code, message: problem.message })),
   ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   let problems = pageProblems.filter((problem) => problem.severity === 'error').length;
@@ -152,17 +153,25 @@ const REASONS: Record<ExcludedPage['reason'], string> = {
   unreadable: 'unreadable',
 };
 
-function exclusionText(page: ExcludedPage): string {
+const NO_PAGE = 'its canonical is no page of the site';
+
+/** Why `page` was left out; a canonical under the base URL that no file answers (`/a.html?x=1`) is no page of the site, not outside it. */
+function reasonText(page: ExcludedPage, baseUrl: string): string {
+  return page.reason === 'canonical-outside' && comparableUrl(page.detail ?? '').startsWith(comparableUrl(baseUrl)) ? NO_PAGE : REASONS[page.reason];
+}
+
+function exclusionText(page: ExcludedPage, baseUrl: string): string {
   if (page.reason === 'duplicate-url') return `left out: ${page.url ?? ''} is also the URL of ${page.detail ?? ''}; one file per URL`;
   if (page.reason === 'unreadable') return page.detail ?? 'unreadable';
-  return REASONS[page.reason] + (page.detail !== undefined ? ` (${page.detail})` : '');
+  return reasonText(page, baseUrl) + (page.detail !== undefined ? ` (${page.detail})` : '');
 }
 
 /** "1,204 of 1,210 pages excluded: canonical outside https://www.example.com/ — the pages use https://example.org/; check --base-url" */
 function dominantText(r: BuildSiteResult): string | undefined {
   const d = r.dominantExclusion;
   if (d === undefined) return undefined;
-  const why = d.reason === 'canonical-outside' ? `canonical outside ${r.baseUrl}` : REASONS[d.reason];
+  const noPage = d.reason === 'canonical-outside' && d.canonicalOrigin === undefined && r.excluded.filter((page) => reasonText(page, r.baseUrl) === NO_PAGE).length * 2 > d.count;
+  const why = noPage ? NO_PAGE : d.reason === 'canonical-outside' ? `canonical outside ${r.baseUrl}` : REASONS[d.reason];
   const hint = d.canonicalOrigin !== undefined ? ` — the pages use ${d.canonicalOrigin}; check --base-url` : '';
   return `${formatCount(d.count)} of ${plural(d.pages, 'page')} excluded: ${why}${hint}`;
 }
@@ -178,10 +187,10 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   const written = children.filter((f) => f.status === 'written');
   const dominant = dominantText(r);
   // The pages left out, counted by reason; with `verbose`, each one.
-  const counts = new Map<ExcludedPage['reason'], number>();
-  for (const page of r.excluded) counts.set(page.reason, (counts.get(page.reason) ?? 0) + 1);
-  const leftOut = counts.size === 0 ? [] : [`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${REASONS[reason]}`).join(', ')}`];
-  const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page)}`) : [];
+  const counts = new Map<string, number>();
+  for (const reason of r.excluded.map((page) => reasonText(page, r.baseUrl))) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  const leftOut = counts.size === 0 ? [] : [`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${reason}`).join(', ')}`];
+  const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page, r.baseUrl)}`) : [];
   if (r.listed === 0) {
     const head = `Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`;
     return [head, ...(dominant !== undefined ? [`  ${dominant}`] : []), ...leftOut, ...eachLeftOut].map(printable).join('\n') + '\n';
