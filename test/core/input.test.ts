@@ -416,6 +416,14 @@ describe('csvHeader / csvRecordToEntry', () => {
     assert.equal(httpDateToW3c('2024-01-01'), undefined);
   });
 
+  it('a TSV NULL (mysql -B writes SQL NULL so) in lastmod, changefreq or priority is empty, as \\N is (it was three warnings); not in CSV, not in loc', () => {
+    const columns = csvHeader(['loc', 'lastmod', 'changefreq', 'priority'], 'TSV');
+    assert.deepEqual(csvRecordToEntry(['https://e.com/a', 'NULL', ' NULL', 'NULL'], columns, 'TSV'), { loc: 'https://e.com/a' });
+    assert.deepEqual(csvRecordToEntry(['https://e.com/a', 'NULL', 'null', 'NULL'], columns, 'CSV'), { loc: 'https://e.com/a', lastmod: 'NULL', changefreq: 'null', priority: 'NULL' });
+    assert.deepEqual(csvRecordToEntry(['https://e.com/a', 'null', 'NULLx', '0.5'], columns, 'TSV'), { loc: 'https://e.com/a', lastmod: 'null', changefreq: 'NULLx', priority: '0.5' });
+    assert.equal(csvRecordToEntry(['NULL', '', '', ''], columns, 'TSV').loc, 'NULL');
+  });
+
   it('throws input/csv for a wrong field count or an empty loc', () => {
     const columns = csvHeader(['loc', 'lastmod']);
     throwsCode(() => csvRecordToEntry(['https://e.com/a', 'b', '2024'], columns), 'ERR_SITEMAP_INPUT', /3 fields, the header has 2/);

@@ -434,7 +434,7 @@ export function httpDateToW3c(value: string): string | undefined {
 }
 
 /**
- * A record as an entry: cells trimmed, an empty one absent, values as written for the writer to
+ * A record as an entry: cells trimmed, an empty one (TSV: or NULL) absent, values as written for the writer to
  * validate, but a lastmod written as an HTTP date converted. Throws `ERR_SITEMAP_INPUT` (`input/csv`)
  * when the record has another number of fields than the header, or no `loc`, or (TSV) one in quotes.
  */
@@ -450,18 +450,17 @@ export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns,
   if (loc === '') throw new SitemapError('ERR_SITEMAP_INPUT', 'record has an empty "loc"');
   if (kind === 'TSV' && loc.charCodeAt(0) === QUOTE) throw new SitemapError('ERR_SITEMAP_INPUT', `TSV ${tsvQuoted(loc)}`);
   const entry: UrlEntry = { loc };
-  if (columns.lastmod !== undefined) {
-    const v = (fields[columns.lastmod] ?? '').trim();
-    // A date starts with a digit; one that starts with a letter may be an HTTP date.
-    if (v !== '') entry.lastmod = v.charCodeAt(0) > 0x39 ? (httpDateToW3c(v) ?? v) : v;
-  }
-  if (columns.changefreq !== undefined) {
-    const v = (fields[columns.changefreq] ?? '').trim();
-    if (v !== '') entry.changefreq = v as Changefreq;
-  }
-  if (columns.priority !== undefined) {
-    const v = (fields[columns.priority] ?? '').trim();
-    if (v !== '') entry.priority = v;
-  }
+  const optional = (column: number | undefined): string => {
+    const v = column === undefined ? '' : (fields[column] ?? '').trim();
+    // `mysql -B` writes SQL NULL as NULL, never a lastmod, changefreq or priority: empty, as TSV's \N.
+    return kind === 'TSV' && v === 'NULL' ? '' : v;
+  };
+  const lastmod = optional(columns.lastmod);
+  // A date starts with a digit; one that starts with a letter may be an HTTP date.
+  if (lastmod !== '') entry.lastmod = lastmod.charCodeAt(0) > 0x39 ? (httpDateToW3c(lastmod) ?? lastmod) : lastmod;
+  const changefreq = optional(columns.changefreq);
+  if (changefreq !== '') entry.changefreq = changefreq as Changefreq;
+  const priority = optional(columns.priority);
+  if (priority !== '') entry.priority = priority;
   return entry;
 }
