@@ -210,6 +210,10 @@ function textSink(file: string, out: () => InputRecord[], suspect: () => boolean
         // A CSV/TSV header or JSON object first: stop, rather than turn its records into URLs.
         const format = sniffInputFormat(line);
         if (format !== 'text') throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input looks like ${FORMAT_OPTION[format]}`);
+        // An XML sitemap, index or feed: its lines that are URLs (a pretty-printed loc, an index's children) are no pages to list.
+        if (/^\s*<(?!https?:)[?!a-z]/i.test(line)) {
+          throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input looks like XML (a sitemap?); generate reads lists of URLs: take a sitemap's URLs with sitemapkit read FILE | sitemapkit generate -`);
+        }
         // A header naming no loc column too: `https://e.com/a,2024-01-01` is a URL.
         if (read.error !== undefined && /[,;\t]/.test(line) && !/^\s*(?:https?:|\/)/i.test(line)) {
           throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}:${number}: this text input starts with a line that is no URL but has the commas, semicolons or tabs of a CSV or TSV header: use --input-format csv or tsv, with --columns loc=NAME`);

@@ -407,6 +407,15 @@ describe('readInput', () => {
     }
   });
 
+  it('a text input that starts as XML (a sitemap piped in) stops: its lines that are URLs (a pretty-printed loc, an index\'s children) were written as pages', async () => {
+    const sitemap = '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>\nhttps://e.com/a\n</loc></url>\n</urlset>\n';
+    for (const text of [sitemap, `\uFEFF${sitemap}`, '\n<!-- made by hand -->\n<sitemapindex>\n']) {
+      await rejectsWith(drain(readInput('-', 'auto', { stdin: Readable.from([text]) })), 'ERR_SITEMAP_INPUT_FORMAT', /^<stdin>:\d: this text input looks like XML .*sitemapkit read FILE \| sitemapkit generate -/);
+    }
+    // A URL in angle brackets (as plain text delimits one, RFC 3986 appendix C) is one refused line, as before.
+    assert.deepEqual((await drain(readInput('-', 'text', { stdin: Readable.from(['<https://e.com/a>\nhttps://e.com/b\n']) }))).map((r) => r.entry?.loc ?? r.code), ['input/text', 'https://e.com/b']);
+  });
+
   it('stdin: a header naming loc as Address (or as --columns names it) is recognised as CSV', async () => {
     const sf = await drain(readInput('-', 'auto', { stdin: Readable.from(['"Address","Last Modified"\n"https://e.com/a","2024-01-01"\n']) }));
     assert.deepEqual(sf.map((r) => r.entry), [{ loc: 'https://e.com/a', lastmod: '2024-01-01' }]);
