@@ -60,15 +60,19 @@ export function selectPages(pages: readonly PageCandidate[], baseUrl: string): P
 
 /**
  * Every URL a static host serves each page under (`/a`, `/a/`, `/a/index.html`), to the page's
- * position in `pages`; the first page wins a shared URL. Look a URL up by its `siteUrlKey`.
+ * position in `pages`; a page's own URL (`a/` for `a/index.html`) is its, else the first page wins a
+ * shared URL (`a/` of `a.html`). Look a URL up by its `siteUrlKey`.
  */
 export function siteUrlIndex(pages: readonly { relPath: string }[], baseUrl: string): Map<string, number> {
   const byUrl = new Map<string, number>();
   // The paths' escapes are upper case already and no unreserved character is escaped (page-path.ts).
   const base = comparableUrl(baseUrl);
-  pages.forEach((page, i) => {
-    for (const path of pageUrlPathVariants(page.relPath)) if (!byUrl.has(base + path)) byUrl.set(base + path, i);
-  });
+  for (const own of [true, false]) {
+    pages.forEach((page, i) => {
+      const paths = pageUrlPathVariants(page.relPath);
+      for (const path of own ? paths.slice(0, 1) : paths) if (!byUrl.has(base + path)) byUrl.set(base + path, i);
+    });
+  }
   return byUrl;
 }
 

@@ -169,6 +169,12 @@ describe('selectPages', () => {
     assert.equal(decisions[0]?.canonicalForm, undefined);
   });
 
+  it('a URL a page is served at as named (c/ for c/index.html) is that page, though a page before it (c.html) may be served there too', () => {
+    const pages = [page('c.html', 'c.html', { canonical: 'https://example.com/c/' }), page('c/index.html', 'c/'), page('d.html', 'd.html', { canonical: 'https://example.com/d/' })];
+    // c.html was taken as a canonical to itself (listed, the listed form said to be wrong) as it came first.
+    assert.deepEqual(selectPages(pages, base).map((d) => (d.listed ? 'listed' : d.reason)), ['canonical-elsewhere', 'listed', 'listed']);
+  });
+
   it('recognises error pages', () => {
     for (const path of ['404.html', '500.html', 'fr/404.html', '404/index.html', '200.html']) assert.ok(isErrorPage(path), path);
     for (const path of ['a404.html', 'blog/404/index.html', '4040.html', 'status/200.html']) assert.ok(!isErrorPage(path), path);
