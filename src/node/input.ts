@@ -82,7 +82,7 @@ export function detectInputFormat(path: string): InputFormat | 'auto' {
   if (format === undefined) {
     throw new SitemapError(
       'ERR_SITEMAP_INPUT_FORMAT',
-      `cannot tell the input format of ${path} from its extension "${ext}"; use --input-format text|csv|tsv|jsonl`,
+      `cannot tell the input format of ${path} from its extension "${ext}"; use --input-format text|csv|tsv|jsonl${ext === '.xml' ? `, or for a sitemap's URLs sitemapkit read ${path} | sitemapkit generate -` : ''}`,
     );
   }
   return format;

@@ -76,6 +76,12 @@ describe('detectInputFormat', () => {
   it('refuses an unknown extension', () => {
     assert.throws(() => detectInputFormat('urls.json'), (e: unknown) => e instanceof SitemapError && e.code === 'ERR_SITEMAP_INPUT_FORMAT' && /--input-format/.test(e.message));
   });
+
+  it('for a sitemap (.xml, .xml.gz) says how to take its URLs, not only --input-format, which would read its lines as URLs', () => {
+    for (const path of ['old/sitemap.xml', 'sitemap-1.XML.gz']) {
+      assert.throws(() => detectInputFormat(path), (e: unknown) => e instanceof SitemapError && e.message.includes(`sitemapkit read ${path} | sitemapkit generate -`));
+    }
+  });
 });
 
 describe('readInput', () => {
