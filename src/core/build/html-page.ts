@@ -300,7 +300,8 @@ function parseRefresh(input: string): { seconds: number; url: string } | undefin
 
 /** `ref` resolved against `base`, normalised as the writer does, without fragment; undefined unless http(s). */
 function resolveUrl(ref: string, base: string, field: string): string | undefined {
-  let s = trimAsciiWhitespace(ref);
+  // WHATWG URL parsing removes every tab and line break from the input (a template's wrapped href).
+  let s = trimAsciiWhitespace(ref).replace(/[\t\n\r]/g, '');
   const hash = s.indexOf('#');
   if (hash !== -1) s = s.slice(0, hash);
   if (s === '') return base;

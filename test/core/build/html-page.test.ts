@@ -205,6 +205,11 @@ describe('scanHtmlPage: canonical', () => {
     assert.equal(facts.canonicalConflict, undefined);
   });
 
+  it('a tab or line break inside an href is no part of the URL (WHATWG URL: removed before parsing); it was escaped, %0A', () => {
+    assert.equal(scan(page('<link rel="canonical" href="/a\n/b\t.html\r\n">')).canonical, 'https://www.example.com/a/b.html');
+    assert.equal(scan(page('<link rel="canonical" href="https://www.exam\nple.com/c">')).canonical, 'https://www.example.com/c');
+  });
+
   it('skips empty and non-http(s) hrefs', () => {
     assert.equal(scan(page('<link rel="canonical" href=""><link rel="canonical" href="javascript:void(0)">')).canonical, undefined);
     assert.equal(scan(page('<link rel="canonical" href="mailto:x@example.com"><link rel="canonical" href="/ok">')).canonical, 'https://www.example.com/ok');
