@@ -699,41 +699,44 @@ class Discovery {
   private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: HttpResponse): Promise<void> {
     const file = node.finalUrl ?? node.url;
     const probe = node.via === 'probe';
-    // Capped too: a probed path whose format is no sitemap may still send a flood of problems.
-    let held = new DiagnosticCollector();
-    const replayHeld = (): void => {
+    // A probe's diagnostics wait until it shows a sitemap (an XML one, or a URL line): a soft-404 page,
+    // or a catch-all's "OK" or JSON, is no news. Capped too: such a page may send a flood of problems.
+    let held: DiagnosticCollector | undefined = probe ? new DiagnosticCollector() : undefined;
+    const shown = (): void => {
+      if (held === undefined) return;
       const truncated = held.truncation(file);
-      for (const d of held.retained) this.note(node, d);
+      const retained = held.retained;
+      held = undefined;
+      for (const d of retained) this.note(node, d);
       if (truncated !== undefined) this.note(node, truncated);
-      held = new DiagnosticCollector();
     };
     /** The reader's first word that the document stopped in its middle. */
     let unfinishedAt: Diagnostic | undefined;
     // A URL (or child) listed again in this document is reported and handed out once (readDocument).
     const sink: TextSink & DocumentSink = {
       format: (format) => {
-        if (!probe || !notASitemap(format)) {
-          node.format = format;
-          replayHeld();
-        }
+        node.format = format;
+        if (!notASitemap(format) && format !== 'text') shown();
       },
       diagnostic: (d) => {
         if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
-        // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
-        if (probe && node.format === undefined) held.add(d);
+        if (held !== undefined) held.add(d);
         else this.note(node, d);
       },
       url: (entry) => {
         // With urlsAsText, a document read here (a small one) hands its URLs out as the thread does: as lines.
         if (this.readers !== undefined) return sink.urls(UTF8.encode(`${urlLine(entry.loc)}\n`), 1);
+        shown();
         node.urls++;
         this.emit({ type: 'url', entry, sitemap: file });
       },
       urls: (lines, count) => {
+        shown();
         node.urls += count;
         this.emit({ type: 'urls', lines, count, sitemap: file });
       },
       sitemap: (ref) => {
+        shown();
         node.sitemaps++;
         this.enqueue(ref.loc, 'index', node, node.children);
       },
@@ -768,10 +771,10 @@ class Discovery {
       this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${node.bytes} bytes`, node.url));
       await this.cache?.forget(node.url);
     }
-    if (node.cut === undefined && probe && notASitemap(node.format) && node.urls === 0 && node.sitemaps === 0) {
+    if (node.cut === undefined && held !== undefined) {
       node.outcome = 'absent';
     } else {
-      replayHeld();
+      shown();
       node.outcome = node.cut !== undefined || (node.errors > 0 && node.urls === 0 && node.sitemaps === 0) ? 'failed' : 'ok';
     }
     this.closeDiagnostics(node);

@@ -241,6 +241,32 @@ describe('discover: well-known paths', () => {
       await s.close();
     }
   });
+
+  it('a site answering every path 200 "OK" or JSON: every probe is a quiet miss; a probe with some URL lines, or a document named, is reported', async () => {
+    for (const [type, body] of [['text/plain', 'OK'], ['application/json', '{"status":"ok",\n"path":"/sitemap.xml"}']] as const) {
+      const s = await startSiteServer({});
+      for (const path of [...WELL_KNOWN_SITEMAP_PATHS, 'given.txt']) s.route(`/${path}`, { type, body });
+      try {
+        const { tree } = await discover(s.url('/'));
+        assert.deepEqual(tree.inputs[0]?.sitemaps.map((n) => n.outcome), WELL_KNOWN_SITEMAP_PATHS.map(() => 'absent'), body);
+        assert.deepEqual([tree.totals.documents, tree.totals.errors, codes(tree)], [0, 0, []], body);
+        // Named by the user (or robots.txt), the same body is a sitemap that lists nothing: said.
+        const given = await discover(s.url('/given.txt'));
+        assert.deepEqual([given.tree.totals.failed, codes(given.tree)[0]], [1, 'text/not-a-url'], body);
+      } finally {
+        await s.close();
+      }
+    }
+    // Some URL lines among relative paths: a broken text sitemap, reported on the probe that found it.
+    const s = await startSiteServer({ '/sitemap.txt': { type: 'text/plain', body: '/a\nhttps://www.example.com/b\n' } });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, ['https://www.example.com/b']);
+      assert.deepEqual([node(tree, '/sitemap.txt').outcome, codes(tree)], ['ok', ['text/not-a-url']]);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('discover: loops and limits', () => {
