@@ -572,25 +572,37 @@ class Discovery {
       return false;
     }
     if (index !== undefined && otherHost(node.url, index)) {
-      if (this.options.crossHost === 'deny') {
-        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${index} (--cross-host deny)`, node.url), 'skipped');
+      const refused = await this.crossHost(node, node.url, index);
+      if (refused !== undefined) {
+        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: ${refused}`, node.url), 'skipped');
         return false;
-      }
-      const their = await this.robots(robotsUrlOf(node.url));
-      // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
-      if (their.failure !== undefined && hostUnreachable(their.failure)) return true;
-      const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(index));
-      if (submitted) {
-        this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
-      } else {
-        const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
-        const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
-        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
       }
     }
     const why = await this.robotsRefusal(node.url);
     if (why !== undefined) this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
     return why === undefined;
+  }
+
+  /**
+   * `url`, the child `node` or where it redirects, is on another host than its `index`: with deny, the
+   * refusal's words; else said on `node` (a warning, or an info when that host's robots.txt lists it).
+   */
+  private async crossHost(node: SitemapNode, url: string, index: string): Promise<string | undefined> {
+    const where = `${url === node.url ? '' : `${url}, `}on another host than its index`;
+    if (this.options.crossHost === 'deny') return `${where} ${index} (--cross-host deny)`;
+    const their = await this.robots(robotsUrlOf(url));
+    // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
+    if (their.failure !== undefined && hostUnreachable(their.failure)) return undefined;
+    const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(url) || visitKey(s) === visitKey(index));
+    const redirects = url === node.url ? '' : 'redirects to ';
+    if (submitted) {
+      this.note(node, diagnostic('discover/cross-host-submitted', `${redirects}${where}; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
+    } else {
+      const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
+      const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
+      this.note(node, diagnostic('discover/cross-host', `${redirects}${where} ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
+    }
+    return undefined;
   }
 
   /** With respectRobots, why `url` may not be fetched: its robots.txt disallows it, or failed (which disallows everything). */
@@ -634,12 +646,16 @@ class Discovery {
     const start = performance.now();
     const conditional = await this.cache?.conditionalHeaders(node.url);
     const ownKey = visitKey(node.url);
+    // Said once per child: on its own URL (admitted), else on the first hop that leaves its index's host.
+    let crossed = index !== undefined && otherHost(node.url, index);
     const outcome: HttpOutcome = await this.client.get(node.url, {
       headers: conditional ?? {},
       checkRedirect: async (_from, to) => {
-        // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
-        if (index !== undefined && this.options.crossHost === 'deny' && otherHost(to, index)) {
-          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${index} (--cross-host deny)` };
+        // A child may not leave its index's host by a redirect either: refused with deny, said with warn.
+        if (!crossed && index !== undefined && otherHost(to, index)) {
+          crossed = true;
+          const refused = await this.crossHost(node, to, index);
+          if (refused !== undefined) return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${refused}` };
         }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);

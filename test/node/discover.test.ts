@@ -551,6 +551,9 @@ describe('discover: hostile servers', () => {
         ['fetch/address-refused', 'fetch/address-refused', 'fetch/address-refused', 'fetch/scheme-refused'],
       );
       assert.deepEqual(s.requests.map((r) => r.path).sort(), ['/index.xml', '/ok.xml', '/to-file.xml']);
+      // The address policy refuses a redirect's target before robots.txt is asked about it (a file: URL has none).
+      const robots = await discover(s.url('/to-file.xml'), { respectRobots: true });
+      assert.deepEqual(codes(robots.tree), ['fetch/scheme-refused']);
       // And without the allowance, the loopback server itself is refused.
       const strict = await discover(s.url('/index.xml'), { allowPrivate: false });
       assert.deepEqual(codes(strict.tree), ['fetch/address-refused']);
@@ -585,6 +588,13 @@ describe('discover: other hosts, cache', () => {
       assert.equal(other.count('/theirs.xml'), before);
       assert.deepEqual(codes(redirected.tree), ['discover/cross-host-refused']);
       assert.equal(node(redirected.tree, '/moved.xml').outcome, 'skipped');
+      // What deny refuses, warn says: the redirect to the other host, whose robots.txt lists the target.
+      const warned = await discover(home.url('/index.xml'));
+      assert.deepEqual([warned.urls, codes(warned.tree)], [pages('theirs', 1), ['discover/cross-host-submitted']]);
+      other.route('/robots.txt', { status: 404 });
+      const unlisted = await discover(home.url('/index.xml'));
+      assert.deepEqual([unlisted.urls, codes(unlisted.tree)], [pages('theirs', 1), ['discover/cross-host']]);
+      assert.match(node(unlisted.tree, '/moved.xml').diagnostics[0]?.message ?? '', /redirects to .*theirs\.xml, on another host than its index/);
     } finally {
       await other.close();
       await home.close();
