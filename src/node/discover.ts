@@ -217,10 +217,9 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
-/** Whether `bytes` are UTF-8; a character `cut` at the end (by the 500 KiB limit) is not held against them. */
-function isUtf8Text(bytes: Uint8Array, cut: boolean): boolean {
+function isUtf8Text(bytes: Uint8Array): boolean {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: cut });
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return true;
   } catch {
     return false;
@@ -467,13 +466,16 @@ class Discovery {
           node.bytes += chunk.byteLength;
           if (node.bytes > MAX_ROBOTS_BYTES) break;
         }
-        if (node.bytes > MAX_ROBOTS_BYTES) {
-          say('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`);
+        const cut = node.bytes > MAX_ROBOTS_BYTES;
+        if (cut) {
+          say('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read (nor the line the limit cuts), and crawlers may not read it either (RFC 9309 §2.5)`);
         }
-        const bytes = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
+        const head = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
+        // The line the limit cuts is left out: a Sitemap URL cut short names another document, even another host.
+        const bytes = cut ? head.subarray(0, Math.max(head.lastIndexOf(0x0a), head.lastIndexOf(0x0d)) + 1) : head;
         const text = new TextDecoder().decode(bytes);
         // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
-        if (!isUtf8Text(bytes, node.bytes > MAX_ROBOTS_BYTES) || text.includes('\0')) {
+        if (!isUtf8Text(bytes) || text.includes('\0')) {
           say('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it');
         }
         const parsed = parseRobotsTxt(text, outcome.url);

@@ -96,6 +96,23 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt cut by the 500 KiB limit in the middle of a Sitemap line: that line is not read (its URL would be a stump)', async () => {
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('early', 1)) } });
+    const head = `Sitemap: ${s.url('/a.xml')}\n`;
+    const filler = `# ${'x'.repeat(500 * 1024 - head.length - 4)}\n`;
+    // The limit falls after "/z" of the last line.
+    const cut = `Sitemap: ${s.url('/z')}`;
+    s.route('/robots.txt', { type: 'text/plain', body: `${head}${filler.slice(0, filler.length - cut.length)}\n${cut}zzz.xml\n` });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, pages('early', 1));
+      assert.deepEqual(tree.inputs[0]?.robots?.sitemaps, [s.url('/a.xml')]);
+      assert.equal(s.count('/z'), 0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a robots.txt whose bytes pause at exactly 500 KiB, more to come: the warning is said too', async () => {
     const first = `# ${'x'.repeat(500 * 1024 - 3)}\n`;
     const rest = 'Sitemap: /z.xml\n';
