@@ -128,8 +128,8 @@ function canonicalLine(url: string, oldContent: string): string {
 
 /**
  * Make `robotsText` list each of `sitemapUrls` on exactly one `Sitemap:` line, changing nothing else.
- * A URL listed already (equivalent once normalised: comparableUrl) is not added; a first line spelling it differently is
- * rewritten in place (line end and comment kept), later ones removed; with `replace`, lines for other
+ * A URL listed already (equivalent once normalised: comparableUrl) is not added; a first line spelling
+ * it differently is rewritten in place (line end and comment kept), later ones removed; with `replace`, lines for other
  * URLs are removed. New lines follow the last Sitemap line, else end the file after a blank line.
  * Every other byte stays, a BOM too. Throws what {@link sitemapLineUrl} throws, and
  * `ERR_SITEMAP_OPTION` for a `robotsUrl` that is not an absolute http(s) URL.
