@@ -590,19 +590,18 @@ class Discovery {
    * refusal's words; else said on `node` (a warning, or an info when that host's robots.txt lists it).
    */
   private async crossHost(node: SitemapNode, url: string, index: string): Promise<string | undefined> {
-    const where = `${url === node.url ? '' : `${url}, `}on another host than its index`;
+    const where = `${url === node.url ? '' : `redirects to ${url}, `}on another host than its index`;
     if (this.options.crossHost === 'deny') return `${where} ${index} (--cross-host deny)`;
     const their = await this.robots(robotsUrlOf(url));
     // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
     if (their.failure !== undefined && hostUnreachable(their.failure)) return undefined;
     const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(url) || visitKey(s) === visitKey(index));
-    const redirects = url === node.url ? '' : 'redirects to ';
     if (submitted) {
-      this.note(node, diagnostic('discover/cross-host-submitted', `${redirects}${where}; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
+      this.note(node, diagnostic('discover/cross-host-submitted', `${where}; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
     } else {
       const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
       const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
-      this.note(node, diagnostic('discover/cross-host', `${redirects}${where} ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
+      this.note(node, diagnostic('discover/cross-host', `${where} ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
     }
     return undefined;
   }
@@ -657,7 +656,7 @@ class Discovery {
         if (!crossed && index !== undefined && otherHost(to, index)) {
           crossed = true;
           const refused = await this.crossHost(node, to, index);
-          if (refused !== undefined) return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${refused}` };
+          if (refused !== undefined) return { code: 'discover/cross-host-refused', message: `not followed: ${refused}` };
         }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);
@@ -723,10 +722,9 @@ class Discovery {
     const shown = (): void => {
       if (held === undefined) return;
       const truncated = held.truncation(file);
-      const retained = held.retained;
-      held = undefined;
-      for (const d of retained) this.note(node, d);
+      for (const d of held.retained) this.note(node, d);
       if (truncated !== undefined) this.note(node, truncated);
+      held = undefined;
     };
     /** The reader's first word that the document stopped in its middle. */
     let unfinishedAt: Diagnostic | undefined;
