@@ -217,10 +217,9 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
-/** Whether `bytes` are UTF-8; a character `cut` at the end (by the 500 KiB limit) is not held against them. */
-function isUtf8Text(bytes: Uint8Array, cut: boolean): boolean {
+function isUtf8Text(bytes: Uint8Array): boolean {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: cut });
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return true;
   } catch {
     return false;
@@ -467,13 +466,16 @@ class Discovery {
           node.bytes += chunk.byteLength;
           if (node.bytes > MAX_ROBOTS_BYTES) break;
         }
-        if (node.bytes > MAX_ROBOTS_BYTES) {
-          say('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read, and crawlers may not read it either (RFC 9309 §2.5)`);
+        const cut = node.bytes > MAX_ROBOTS_BYTES;
+        if (cut) {
+          say('discover/robots-sitemap', `robots.txt is larger than ${MAX_ROBOTS_BYTES / 1024} KiB; what follows is not read (nor the line the limit cuts), and crawlers may not read it either (RFC 9309 §2.5)`);
         }
-        const bytes = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
+        const head = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
+        // The line the limit cuts is left out: a Sitemap URL cut short names another document, even another host.
+        const bytes = cut ? head.subarray(0, Math.max(head.lastIndexOf(0x0a), head.lastIndexOf(0x0d)) + 1) : head;
         const text = new TextDecoder().decode(bytes);
         // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
-        if (!isUtf8Text(bytes, node.bytes > MAX_ROBOTS_BYTES) || text.includes('\0')) {
+        if (!isUtf8Text(bytes) || text.includes('\0')) {
           say('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it');
         }
         const parsed = parseRobotsTxt(text, outcome.url);
@@ -572,25 +574,36 @@ class Discovery {
       return false;
     }
     if (index !== undefined && otherHost(node.url, index)) {
-      if (this.options.crossHost === 'deny') {
-        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: on another host than its index ${index} (--cross-host deny)`, node.url), 'skipped');
+      const refused = await this.crossHost(node, node.url, index);
+      if (refused !== undefined) {
+        this.fail(node, diagnostic('discover/cross-host-refused', `not fetched: ${refused}`, node.url), 'skipped');
         return false;
-      }
-      const their = await this.robots(robotsUrlOf(node.url));
-      // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
-      if (their.failure !== undefined && hostUnreachable(their.failure)) return true;
-      const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(node.url) || visitKey(s) === visitKey(index));
-      if (submitted) {
-        this.note(node, diagnostic('discover/cross-host-submitted', `on another host than its index; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
-      } else {
-        const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
-        const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
-        this.note(node, diagnostic('discover/cross-host', `on another host than its index ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
       }
     }
     const why = await this.robotsRefusal(node.url);
     if (why !== undefined) this.fail(node, diagnostic('discover/robots-disallowed', `not fetched: ${why}`, node.url), 'skipped');
     return why === undefined;
+  }
+
+  /**
+   * `url`, the child `node` or where it redirects, is on another host than its `index`: with deny, the
+   * refusal's words; else said on `node` (a warning, or an info when that host's robots.txt lists it).
+   */
+  private async crossHost(node: SitemapNode, url: string, index: string): Promise<string | undefined> {
+    const where = `${url === node.url ? '' : `redirects to ${url}, `}on another host than its index`;
+    if (this.options.crossHost === 'deny') return `${where} ${index} (--cross-host deny)`;
+    const their = await this.robots(robotsUrlOf(url));
+    // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
+    if (their.failure !== undefined && hostUnreachable(their.failure)) return undefined;
+    const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(url) || visitKey(s) === visitKey(index));
+    if (submitted) {
+      this.note(node, diagnostic('discover/cross-host-submitted', `${where}; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
+    } else {
+      const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
+      const unread = their.node.outcome === 'failed' ? ` (it could not be read: ${their.node.diagnostics[0]?.message ?? their.node.failure})` : '';
+      this.note(node, diagnostic('discover/cross-host', `${where} ${index}, and ${their.node.url} does not list it${unread}`, node.url, hint));
+    }
+    return undefined;
   }
 
   /** With respectRobots, why `url` may not be fetched: its robots.txt disallows it, or failed (which disallows everything). */
@@ -634,12 +647,16 @@ class Discovery {
     const start = performance.now();
     const conditional = await this.cache?.conditionalHeaders(node.url);
     const ownKey = visitKey(node.url);
+    // Said once per child: on its own URL (admitted), else on the first hop that leaves its index's host.
+    let crossed = index !== undefined && otherHost(node.url, index);
     const outcome: HttpOutcome = await this.client.get(node.url, {
       headers: conditional ?? {},
       checkRedirect: async (_from, to) => {
-        // A child may not leave its index's host by a redirect either (--cross-host deny keeps the run on it).
-        if (index !== undefined && this.options.crossHost === 'deny' && otherHost(to, index)) {
-          return { code: 'discover/cross-host-refused', message: `not followed: redirects to ${to}, on another host than its index ${index} (--cross-host deny)` };
+        // A child may not leave its index's host by a redirect either: refused with deny, said with warn.
+        if (!crossed && index !== undefined && otherHost(to, index)) {
+          crossed = true;
+          const refused = await this.crossHost(node, to, index);
+          if (refused !== undefined) return { code: 'discover/cross-host-refused', message: `not followed: ${refused}` };
         }
         const key = visitKey(to);
         const seen = key === undefined ? undefined : this.visited.get(key);
@@ -699,41 +716,43 @@ class Discovery {
   private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: HttpResponse): Promise<void> {
     const file = node.finalUrl ?? node.url;
     const probe = node.via === 'probe';
-    // Capped too: a probed path whose format is no sitemap may still send a flood of problems.
-    let held = new DiagnosticCollector();
-    const replayHeld = (): void => {
+    // A probe's diagnostics wait until it shows a sitemap (an XML one, or a URL line): a soft-404 page,
+    // or a catch-all's "OK" or JSON, is no news. Capped too: such a page may send a flood of problems.
+    let held: DiagnosticCollector | undefined = probe ? new DiagnosticCollector() : undefined;
+    const shown = (): void => {
+      if (held === undefined) return;
       const truncated = held.truncation(file);
       for (const d of held.retained) this.note(node, d);
       if (truncated !== undefined) this.note(node, truncated);
-      held = new DiagnosticCollector();
+      held = undefined;
     };
     /** The reader's first word that the document stopped in its middle. */
     let unfinishedAt: Diagnostic | undefined;
     // A URL (or child) listed again in this document is reported and handed out once (readDocument).
     const sink: TextSink & DocumentSink = {
       format: (format) => {
-        if (!probe || !notASitemap(format)) {
-          node.format = format;
-          replayHeld();
-        }
+        node.format = format;
+        if (!notASitemap(format) && format !== 'text') shown();
       },
       diagnostic: (d) => {
         if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;
-        // A probe's diagnostics wait until it is known to be a sitemap: a soft-404 page is no news.
-        if (probe && node.format === undefined) held.add(d);
+        if (held !== undefined) held.add(d);
         else this.note(node, d);
       },
       url: (entry) => {
         // With urlsAsText, a document read here (a small one) hands its URLs out as the thread does: as lines.
         if (this.readers !== undefined) return sink.urls(UTF8.encode(`${urlLine(entry.loc)}\n`), 1);
+        shown();
         node.urls++;
         this.emit({ type: 'url', entry, sitemap: file });
       },
       urls: (lines, count) => {
+        shown();
         node.urls += count;
         this.emit({ type: 'urls', lines, count, sitemap: file });
       },
       sitemap: (ref) => {
+        shown();
         node.sitemaps++;
         this.enqueue(ref.loc, 'index', node, node.children);
       },
@@ -768,10 +787,10 @@ class Discovery {
       this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${node.bytes} bytes`, node.url));
       await this.cache?.forget(node.url);
     }
-    if (node.cut === undefined && probe && notASitemap(node.format) && node.urls === 0 && node.sitemaps === 0) {
+    if (node.cut === undefined && held !== undefined) {
       node.outcome = 'absent';
     } else {
-      replayHeld();
+      shown();
       node.outcome = node.cut !== undefined || (node.errors > 0 && node.urls === 0 && node.sitemaps === 0) ? 'failed' : 'ok';
     }
     this.closeDiagnostics(node);

@@ -319,10 +319,23 @@ describe('sitemapkit discover: failures (exit 1)', () => {
     try {
       const r = await runCli(['discover', empty.url('/'), ...LOCAL], { cwd, tty: true });
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /probed 10 well-known paths: 0 found/);
+      assert.match(r.stdout, /probed 10 well-known paths: 0 found\n/);
       assert.match(r.stderr, /no sitemap found/);
     } finally {
       await empty.close();
+    }
+  });
+
+  it('nothing found on a site that answers every path 200 "OK": the tree says the probes answered with no sitemap', async () => {
+    const catchAll = await startSiteServer({ '/robots.txt': { type: 'text/plain', body: 'User-agent: *\n' } });
+    for (const path of ['/sitemap.xml', '/sitemap.txt']) catchAll.route(path, { type: 'text/plain', body: 'OK' });
+    try {
+      const r = await runCli(['discover', catchAll.url('/'), ...LOCAL], { cwd, tty: true });
+      assert.equal(r.code, 1);
+      assert.match(r.stdout, /probed 10 well-known paths: 0 found, 2 answered with something that is no sitemap\n/);
+      assert.deepEqual(diagnostics(r.stderr), []);
+    } finally {
+      await catchAll.close();
     }
   });
 

@@ -96,6 +96,23 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt cut by the 500 KiB limit in the middle of a Sitemap line: that line is not read (its URL would be a stump)', async () => {
+    const s = await startSiteServer({ '/a.xml': { body: urlset(pages('early', 1)) } });
+    const head = `Sitemap: ${s.url('/a.xml')}\n`;
+    const filler = `# ${'x'.repeat(500 * 1024 - head.length - 4)}\n`;
+    // The limit falls after "/z" of the last line.
+    const cut = `Sitemap: ${s.url('/z')}`;
+    s.route('/robots.txt', { type: 'text/plain', body: `${head}${filler.slice(0, filler.length - cut.length)}\n${cut}zzz.xml\n` });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, pages('early', 1));
+      assert.deepEqual(tree.inputs[0]?.robots?.sitemaps, [s.url('/a.xml')]);
+      assert.equal(s.count('/z'), 0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a robots.txt whose bytes pause at exactly 500 KiB, more to come: the warning is said too', async () => {
     const first = `# ${'x'.repeat(500 * 1024 - 3)}\n`;
     const rest = 'Sitemap: /z.xml\n';
@@ -237,6 +254,32 @@ describe('discover: well-known paths', () => {
       assert.deepEqual(tree.inputs[0]?.sitemaps.map((n) => n.outcome), WELL_KNOWN_SITEMAP_PATHS.map(() => 'absent'));
       assert.deepEqual([tree.totals.documents, tree.totals.skipped, tree.totals.errors], [0, 0, 0]);
       assert.deepEqual(codes(tree), []);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a site answering every path 200 "OK" or JSON: every probe is a quiet miss; a probe with some URL lines, or a document named, is reported', async () => {
+    for (const [type, body] of [['text/plain', 'OK'], ['application/json', '{"status":"ok",\n"path":"/sitemap.xml"}']] as const) {
+      const s = await startSiteServer({});
+      for (const path of [...WELL_KNOWN_SITEMAP_PATHS, 'given.txt']) s.route(`/${path}`, { type, body });
+      try {
+        const { tree } = await discover(s.url('/'));
+        assert.deepEqual(tree.inputs[0]?.sitemaps.map((n) => n.outcome), WELL_KNOWN_SITEMAP_PATHS.map(() => 'absent'), body);
+        assert.deepEqual([tree.totals.documents, tree.totals.errors, codes(tree)], [0, 0, []], body);
+        // Named by the user (or robots.txt), the same body is a sitemap that lists nothing: said.
+        const given = await discover(s.url('/given.txt'));
+        assert.deepEqual([given.tree.totals.failed, codes(given.tree)[0]], [1, 'text/not-a-url'], body);
+      } finally {
+        await s.close();
+      }
+    }
+    // Some URL lines among relative paths: a broken text sitemap, reported on the probe that found it.
+    const s = await startSiteServer({ '/sitemap.txt': { type: 'text/plain', body: '/a\nhttps://www.example.com/b\n' } });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, ['https://www.example.com/b']);
+      assert.deepEqual([node(tree, '/sitemap.txt').outcome, codes(tree)], ['ok', ['text/not-a-url']]);
     } finally {
       await s.close();
     }
@@ -525,6 +568,9 @@ describe('discover: hostile servers', () => {
         ['fetch/address-refused', 'fetch/address-refused', 'fetch/address-refused', 'fetch/scheme-refused'],
       );
       assert.deepEqual(s.requests.map((r) => r.path).sort(), ['/index.xml', '/ok.xml', '/to-file.xml']);
+      // The address policy refuses a redirect's target before robots.txt is asked about it (a file: URL has none).
+      const robots = await discover(s.url('/to-file.xml'), { respectRobots: true });
+      assert.deepEqual(codes(robots.tree), ['fetch/scheme-refused']);
       // And without the allowance, the loopback server itself is refused.
       const strict = await discover(s.url('/index.xml'), { allowPrivate: false });
       assert.deepEqual(codes(strict.tree), ['fetch/address-refused']);
@@ -559,6 +605,13 @@ describe('discover: other hosts, cache', () => {
       assert.equal(other.count('/theirs.xml'), before);
       assert.deepEqual(codes(redirected.tree), ['discover/cross-host-refused']);
       assert.equal(node(redirected.tree, '/moved.xml').outcome, 'skipped');
+      // What deny refuses, warn says: the redirect to the other host, whose robots.txt lists the target.
+      const warned = await discover(home.url('/index.xml'));
+      assert.deepEqual([warned.urls, codes(warned.tree)], [pages('theirs', 1), ['discover/cross-host-submitted']]);
+      other.route('/robots.txt', { status: 404 });
+      const unlisted = await discover(home.url('/index.xml'));
+      assert.deepEqual([unlisted.urls, codes(unlisted.tree)], [pages('theirs', 1), ['discover/cross-host']]);
+      assert.match(node(unlisted.tree, '/moved.xml').diagnostics[0]?.message ?? '', /redirects to .*theirs\.xml, on another host than its index/);
     } finally {
       await other.close();
       await home.close();

@@ -86,7 +86,9 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
       const probes = input.sitemaps.filter((n) => n.via === 'probe');
       if (probes.length > 0) {
         const found = probes.filter((n) => n.outcome !== 'absent').length;
-        lines.push(`  probed ${plural(probes.length, 'well-known path')}: ${formatCount(found)} found`);
+        // A catch-all or soft-404 site: its probes are quiet misses, said here once.
+        const answered = probes.filter((n) => n.outcome === 'absent' && n.status !== undefined && n.status < 300).length;
+        lines.push(`  probed ${plural(probes.length, 'well-known path')}: ${formatCount(found)} found${answered > 0 ? `, ${formatCount(answered)} answered with something that is no sitemap` : ''}`);
       }
     }
     walk(input.sitemaps, '');

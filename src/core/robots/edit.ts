@@ -4,7 +4,7 @@
 // never disagree); lines it ignores announce nothing to a crawler and are left alone, even by `replace`.
 
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
-import { normalizeUrl } from '../url.js';
+import { comparableUrl, normalizeUrl } from '../url.js';
 import { parseRobotsTxt, splitLines, type Line, type RobotsTxtProblem } from './robots-txt.js';
 
 export type LineEnding = '\n' | '\r\n' | '\r';
@@ -128,16 +128,18 @@ function canonicalLine(url: string, oldContent: string): string {
 
 /**
  * Make `robotsText` list each of `sitemapUrls` on exactly one `Sitemap:` line, changing nothing else.
- * A URL listed already (equal once normalised) is not added; a first line spelling it differently is
- * rewritten in place (line end and comment kept), later ones removed; with `replace`, lines for other
+ * A URL listed already (equivalent once normalised: comparableUrl) is not added; a first line spelling
+ * it differently is rewritten in place (line end and comment kept), later ones removed; with `replace`, lines for other
  * URLs are removed. New lines follow the last Sitemap line, else end the file after a blank line.
  * Every other byte stays, a BOM too. Throws what {@link sitemapLineUrl} throws, and
  * `ERR_SITEMAP_OPTION` for a `robotsUrl` that is not an absolute http(s) URL.
  */
 // Long: one pass over the lines applying the rules above in order (keep, rewrite, remove, insert).
 export function setSitemapLines(robotsText: string, sitemapUrls: readonly string[], options: SitemapLinesOptions = {}): SitemapLinesEdit {
-  const requested = [...new Set(sitemapUrls.map(sitemapLineUrl))];
-  const wanted = new Set(requested);
+  // Keyed by comparableUrl: %7E and ~ name one sitemap (RFC 3986 §6.2.2), as discover and validate compare URLs.
+  const wanted = new Map<string, string>();
+  for (const url of sitemapUrls.map(sitemapLineUrl)) if (!wanted.has(comparableUrl(url))) wanted.set(comparableUrl(url), url);
+  const requested = [...wanted.values()];
   const replace = options.replace === true;
   const hasBase = options.robotsUrl !== undefined;
   const base = options.robotsUrl ?? PLACEHOLDER_BASE;
@@ -169,8 +171,9 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
       continue;
     }
     anchor = out.length;
-    const { raw, url } = sitemap;
-    if (url !== undefined && wanted.has(url)) {
+    const { raw } = sitemap;
+    const url = sitemap.url === undefined ? undefined : wanted.get(comparableUrl(sitemap.url));
+    if (url !== undefined) {
       if (seen.has(url)) {
         removed.push(raw);
         touched.push({ oldLine: index + 1, value: raw, change: 'repeat' });

@@ -46,7 +46,7 @@ export interface HttpClientOptions extends AddressPolicyOptions {
 
 export interface HttpRequest {
   headers?: Record<string, string>;
-  /** Asked before each redirect hop is followed (its wait not charged to the deadline): a reason not to follow it (e.g. its target was read already). */
+  /** Asked before each redirect hop the address policy allows is followed (its wait not charged to the deadline): a reason not to follow it (e.g. its target was read already). */
   checkRedirect?: (from: string, to: string) => Promise<{ code: string; message: string } | undefined>;
   maxBodyBytes?: number;
 }
@@ -294,6 +294,13 @@ export class HttpClient {
         firstSlot?.();
         return failed(refusal.code, refusal.message, current);
       }
+      // The caller is asked about a redirect's target once the policy allows it (a file: URL has no robots.txt).
+      const from = redirects.at(-2) ?? url;
+      const stop = redirects.length > 0 && request.checkRedirect ? await deadline.held(request.checkRedirect(from, current)) : undefined;
+      if (stop !== undefined) {
+        redirects.pop();
+        return failed(stop.code, stop.message, from);
+      }
       // Waiting for a slot is our queue, not the server's slowness: not charged to the deadline.
       const release = firstSlot ?? (await deadline.held(this.slots.acquire(target.host)));
       firstSlot = undefined;
@@ -333,8 +340,6 @@ export class HttpClient {
         if (redirects.length >= (this.options.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
           return failed('fetch/too-many-redirects', `more than ${redirects.length} redirects (last: ${next})`, current);
         }
-        const stop = request.checkRedirect && (await deadline.held(request.checkRedirect(current, next)));
-        if (stop !== undefined) return failed(stop.code, stop.message, current);
         redirects.push(next);
         current = next;
         continue;

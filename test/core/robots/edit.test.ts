@@ -96,6 +96,13 @@ describe('setSitemapLines: lines already there', () => {
     assert.deepEqual(result.added, []);
   });
 
+  it('takes a line with an equivalent escape (%7E for ~, %2f for %2F: RFC 3986 §6.2.2) for the URL, rewritten in place, not a second line', () => {
+    const text = 'Sitemap: https://example.com/%7Ejo/a%2fb.xml\nSitemap: https://example.com/z.xml\n';
+    const result = edit(text, ['https://example.com/~jo/a%2Fb.xml', 'https://example.com/%7Ejo/a%2Fb.xml'], { replace: true });
+    assert.equal(result.text, 'Sitemap: https://example.com/~jo/a%2Fb.xml\n');
+    assert.deepEqual([result.added, result.updated], [[], ['https://example.com/~jo/a%2Fb.xml']]);
+  });
+
   it("keeps the rewritten line's own line end, not the file's", () => {
     assert.equal(edit(`a: 1\nSitemap: HTTPS://example.com/sitemap.xml\r\nb: 2\n`, [S]).text, `a: 1\nSitemap: ${S}\r\nb: 2\n`);
   });
