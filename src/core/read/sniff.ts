@@ -33,7 +33,7 @@ export interface EncodingSniff {
   encoding: string;
   /** Bytes of byte order mark to skip before decoding (0, 2 or 3). */
   bomLength: number;
-  /** What decided: a BOM, the UTF-16 byte pattern of `<` (XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
+  /** What decided: a BOM, the UTF-16 byte pattern of ASCII (`<` in XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
   source: EncodingSource;
   /** The `encoding` pseudo-attribute of the XML declaration as written, when there is one. */
   declared?: string;
@@ -140,7 +140,7 @@ const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
 
 /**
  * The encoding of a document by its first `ENCODING_SNIFF_BYTES` bytes (or all there are). In the order
- * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of `<` or whitespace; the XML declaration's
+ * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of ASCII (`<`, whitespace, a URL); the XML declaration's
  * `encoding` (also after whitespace, with a warning); else UTF-8, also for an unknown label (an error).
  */
 export function sniffEncoding(head: Uint8Array): EncodingSniff {
@@ -156,9 +156,9 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
     return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
   }
   const bom = b0 === 0xef && b1 === 0xbb && b2 === 0xbf ? 'utf-8' : b0 === 0xff && b1 === 0xfe ? 'utf-16le' : b0 === 0xfe && b1 === 0xff ? 'utf-16be' : undefined;
-  // `<\0?\0`, `<\0u\0`, `\n\0<\0`... (LE), `\0<\0?`... (BE).
-  const pattern = b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isSniffStart(b0) && isAsciiChar(b2) ? 'utf-16le'
-    : b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isSniffStart(b1) && isAsciiChar(b3) ? 'utf-16be' : undefined;
+  // Two ASCII characters as UTF-16: `<\0?\0`, `\n\0<\0`, `h\0t\0` (a text sitemap)... (LE), `\0<\0?`... (BE).
+  const pattern = b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isAsciiChar(b0) && isAsciiChar(b2) ? 'utf-16le'
+    : b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isAsciiChar(b1) && isAsciiChar(b3) ? 'utf-16be' : undefined;
   const detected = bom ?? pattern;
   const bomLength = bom === undefined ? 0 : bom === 'utf-8' ? 3 : 2;
   const source: EncodingSource = bom !== undefined ? 'bom' : pattern !== undefined ? 'pattern' : 'default';
@@ -205,8 +205,8 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
           diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${encodingName(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${encodingName(detected)}`, at, `declare encoding="${encodingName(detected)}" or, better, save the file as UTF-8`),
         );
       }
-    } else if (decl === null && source === 'pattern') {
-      // Without a BOM, UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
+    } else if (decl === null && source === 'pattern' && view.charCodeAt(leading) === 0x3c /* < */) {
+      // Without a BOM, XML in UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
       diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${encodingName(detected)}`, START, UTF8_HINT));
     }
     if (detected !== 'utf-8') notUtf8(detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark');
@@ -228,11 +228,6 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   }
   if (resolved !== 'utf-8') notUtf8(resolved, 'declared');
   return result(resolved, 'declaration');
-}
-
-/** `<` or XML whitespace: what the first character of an XML document without a BOM can be. */
-function isSniffStart(b: number): boolean {
-  return b === 0x3c || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 }
 
 function isAsciiChar(b: number): boolean {

@@ -91,6 +91,20 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
     }
   });
 
+
+  it('reads a UTF-16 text sitemap without a byte order mark by its byte pattern, as it reads UTF-16 XML', () => {
+    const text = 'https://example.com/a\nhttps://example.com/b\n';
+    for (const encoding of ['utf-16le', 'utf-16be'] as const) {
+      const le = Buffer.from(text, 'utf16le');
+      const bytes = encoding === 'utf-16le' ? le : Buffer.from(le).swap16();
+      const { events, summary } = readChunks([bytes]);
+      assert.equal(summary.format, 'text', encoding);
+      assert.deepEqual(events.filter((e) => e[0] === 'url').map((e) => (e[1] as { loc: string }).loc), ['https://example.com/a', 'https://example.com/b'], encoding);
+      // UTF-16 is no XML parser's business here: the protocol's UTF-8 only (the warning a BOM gets too).
+      const codes = events.filter((e) => e[0] === 'diagnostic').map((e) => (e[1] as { code: string }).code);
+      assert.deepEqual(codes, ['encoding/declared-not-utf8'], encoding);
+    }
+  });
   it('refuses gzip bytes (the caller inflates them), also when the magic is split across two pushes', () => {
     const gz = gzipSync(XML);
     for (const chunks of [[gz], [gz.subarray(0, 1), gz.subarray(1)]]) {
