@@ -26,6 +26,14 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** Compressions the protocol does not take (only gzip, sitemaps.org), by their magic bytes as Latin-1. */
+const OTHER_COMPRESSIONS: readonly (readonly [name: string, magic: RegExp])[] = [
+  ['zip', /^PK(?:\x03\x04|\x05\x06|\x07\x08)/],
+  ['bzip2', /^BZh[1-9](?:1AY&SY|\x17rE8P\x90)/],
+  ['xz', /^\xfd7zXZ\x00/],
+  ['zstd', /^\x28\xb5\x2f\xfd/],
+];
+
 export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
 
 export interface EncodingSniff {
@@ -150,6 +158,13 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   const b2 = head[2];
   const b3 = head[3];
 
+  const magic = String.fromCharCode(...head.subarray(0, 10));
+  const compression = OTHER_COMPRESSIONS.find(([, re]) => re.test(magic))?.[0];
+  if (compression !== undefined) {
+    // Not text at all: one diagnostic, which stops reading (document.ts), rather than a flood of invalid bytes.
+    diagnostics.push(diag('format/compressed', 'error', `the file is ${compression}-compressed: only gzip is supported, as the Sitemap protocol says; nothing was read`, START, 'decompress it, or compress it with gzip (sitemap.xml.gz)'));
+    return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
+  }
   if ((b0 === 0x00 && b1 === 0x00 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0x00 && b3 === 0x00)) {
     // A UTF-32 BOM (FF FE 00 00 could also be UTF-16LE followed by U+0000, which XML forbids anyway).
     diagnostics.push(diag('encoding/unsupported', 'error', 'the document is UTF-32 (by its byte order mark), which is not supported; reading it as UTF-8', START, UTF8_HINT));

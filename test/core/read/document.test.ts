@@ -105,6 +105,24 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
       assert.deepEqual(codes, ['encoding/declared-not-utf8'], encoding);
     }
   });
+  it('says once that a zip, bzip2, xz or zstd file is compressed in a way the protocol does not take (only gzip), and reads nothing of it', async () => {
+    const junk = Buffer.from([0x9f, 0xc3, 0x28, 0x0a, 0xff, 0x3c, 0x80, 0xfe]);
+    const magics = { zip: 'PK\x03\x04', bzip2: 'BZh91AY&SY', xz: '\xfd7zXZ\x00', zstd: '\x28\xb5\x2f\xfd' };
+    for (const [name, magic] of Object.entries(magics)) {
+      const bytes = Buffer.concat([Buffer.from(magic, 'latin1'), ...Array<Buffer>(300).fill(junk)]);
+      for (const got of [readChunks([bytes]), readChunks([...bytes].map((b) => Uint8Array.of(b)))]) {
+        const diagnostics = got.events.filter((e) => e[0] === 'diagnostic').map((e) => e[1] as Diagnostic);
+        assert.deepEqual(diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['format/compressed@1:1'], name);
+        assert.match(diagnostics[0]?.message ?? '', new RegExp(`${name}.*only gzip`), name);
+        assert.equal(got.summary.urls, 0, name);
+      }
+      const report = await validateSitemap(bytes);
+      assert.deepEqual([report.diagnostics.map((d) => d.code), report.schemaValid], [['format/compressed'], false], name);
+    }
+    // A text line that merely starts like one is read as text.
+    assert.equal(readChunks([Buffer.from('BZh9 https://example.com/\n')]).summary.format, 'text');
+  });
+
   it('refuses gzip bytes (the caller inflates them), also when the magic is split across two pushes', () => {
     const gz = gzipSync(XML);
     for (const chunks of [[gz], [gz.subarray(0, 1), gz.subarray(1)]]) {
