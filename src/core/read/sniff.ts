@@ -32,6 +32,8 @@ const OTHER_COMPRESSIONS: readonly (readonly [name: string, magic: RegExp])[] = 
   ['bzip2', /^BZh[1-9](?:1AY&SY|\x17rE8P\x90)/],
   ['xz', /^\xfd7zXZ\x00/],
   ['zstd', /^\x28\xb5\x2f\xfd/],
+  // RFC 1950 (PHP's gzcompress() where gzencode() was meant): deflate, window 32K, at levels 1, 6 or 9.
+  ['zlib', /^x[\x01\x9c\xda]/],
 ];
 
 export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';

@@ -105,9 +105,10 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
       assert.deepEqual(codes, ['encoding/declared-not-utf8'], encoding);
     }
   });
-  it('says once that a zip, bzip2, xz or zstd file is compressed in a way the protocol does not take (only gzip), and reads nothing of it', async () => {
+  it('says once that a zip, bzip2, xz, zstd or zlib file is compressed in a way the protocol does not take (only gzip), and reads nothing of it', async () => {
     const junk = Buffer.from([0x9f, 0xc3, 0x28, 0x0a, 0xff, 0x3c, 0x80, 0xfe]);
-    const magics = { zip: 'PK\x03\x04', bzip2: 'BZh91AY&SY', xz: '\xfd7zXZ\x00', zstd: '\x28\xb5\x2f\xfd' };
+    // zlib: PHP's gzcompress() where gzencode() was meant, saved as .gz.
+    const magics = { zip: 'PK\x03\x04', bzip2: 'BZh91AY&SY', xz: '\xfd7zXZ\x00', zstd: '\x28\xb5\x2f\xfd', zlib: 'x\x9c' };
     for (const [name, magic] of Object.entries(magics)) {
       const bytes = Buffer.concat([Buffer.from(magic, 'latin1'), ...Array<Buffer>(300).fill(junk)]);
       for (const got of [readChunks([bytes]), readChunks([...bytes].map((b) => Uint8Array.of(b)))]) {
