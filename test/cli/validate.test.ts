@@ -19,7 +19,7 @@ const VALID = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${S}>\n<url><loc>
 const DUPLICATE = `<urlset ${S}>\n<url><loc>https://example.com/a</loc></url>\n<url><loc>https://example.com/a</loc></url>\n</urlset>\n`;
 
 interface JsonOut {
-  summary: { errors: number; warnings: number };
+  summary: { files: number; errors: number; warnings: number };
   files: { file: string; diagnostics: { code: string; line: number | null; column: number | null; hint?: string }[] }[];
 }
 
@@ -147,6 +147,23 @@ describe('sitemapkit validate', () => {
     const { out } = await json(['index.xml', '--follow', '--rule', 'loc/duplicate=off'], dir);
     assert.deepStrictEqual(out.files.map((f) => f.file.replace(/^.*[\\/]/, '')), ['index.xml', 'a.xml']);
     assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/nested@2']);
+  });
+
+  it('--follow validates each file once across the inputs: an index given beside its children (validate --follow dir/*), or a file given twice', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'index.xml'), `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n<sitemap><loc>https://example.com/inner.xml</loc></sitemap>\n</sitemapindex>\n`);
+    writeFileSync(join(dir, 'a.xml'), DUPLICATE);
+    writeFileSync(join(dir, 'inner.xml'), `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n`);
+    // Children before the index, and after it; one given twice, by another spelling of its path.
+    for (const args of [['a.xml', 'inner.xml', 'index.xml'], ['index.xml', 'a.xml', './a.xml', 'inner.xml']]) {
+      const { out } = await json([...args, '--follow'], dir);
+      assert.deepStrictEqual(out.files.map((f) => f.file.replace(/^.*[\\/]/, '')).sort(), ['a.xml', 'index.xml', 'inner.xml'], args.join(' '));
+      assert.equal(out.summary.files, 3, args.join(' '));
+      assert.equal(out.summary.warnings, 2, args.join(' ')); // a.xml's loc/duplicate, index.xml's index/nested
+      assert.deepStrictEqual(out.files.find((f) => f.file.endsWith('index.xml'))?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/nested@3'], args.join(' '));
+    }
+    const stylish = await runCli(['validate', 'a.xml', 'index.xml', '--follow', ...NOW], { cwd: dir });
+    assert.equal(stylish.stdout.match(/loc\/duplicate/g)?.length, 1);
   });
 
   it('renders every format', async () => {

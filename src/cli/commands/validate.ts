@@ -93,14 +93,19 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[], assumedHttps = false): Promise<FileReport | undefined> =>
     validateWith(async (options) => (await import('../../node/validate-url.js')).validateSitemapUrl(url, { ...options, client: await client.get() }), url, locationUrl, children, assumedHttps);
 
+  // Each file or URL validated once across the inputs (given twice, or given beside the index that lists it), and whether it is an index.
+  const isIndex = new Map<string, boolean>();
   for (const path of args.positionals) {
     const remote = inputUrl(path, io, 'validate', quiet, progress);
     const file = remote?.url ?? (path === '-' ? '<stdin>' : path);
+    const key = remote?.url ?? (path === '-' ? '-' : resolve(io.cwd, path));
+    if (isIndex.has(key)) continue;
     const children: Child[] | undefined = args.flag('follow') && path !== '-' ? [] : undefined;
     const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
     const result = remote !== undefined ? await validateUrl(remote.url, config.location, children, remote.assumed) : await validateOne(input, file, config.location, children);
+    if (path !== '-') isIndex.set(key, result?.format === 'sitemapindex');
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-    const found = remote !== undefined ? await followUrls(file, children, validateUrl) : await followChildren(resolve(io.cwd, path), file, config.location, io.cwd, children, validateOne);
+    const found = remote !== undefined ? await followUrls(file, children, isIndex, validateUrl) : await followChildren(key, file, config.location, io.cwd, children, isIndex, validateOne);
     addFollowed(result, found, config.rules, stream);
   }
   await client.close();
@@ -137,18 +142,20 @@ interface Child {
   column: number;
 }
 
-/** --follow: validates the children of an index file where they sit relative to it (localChildPath). */
+/**
+ * --follow: validates the children of an index file where they sit relative to it (localChildPath),
+ * those not in `isIndex` (validated already: an index that lists itself, a child listed twice or given).
+ */
 async function followChildren(
   indexPath: string,
   indexFile: string,
   indexUrl: string | undefined,
   cwd: string,
   children: readonly Child[],
+  isIndex: Map<string, boolean>,
   validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<FileReport | undefined>,
 ): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
-  // Each file once: an index that lists itself, or a child listed twice, is not validated (and counted) again.
-  const isIndex = new Map([[indexPath, true]]);
   for (const child of children) {
     const local = localChildPath(indexPath, indexUrl, child.loc);
     if (local === undefined) continue;
@@ -171,9 +178,8 @@ async function followChildren(
 }
 
 /** --follow of an index fetched from `indexUrl`: each child fetched once, as followChildren does for files. */
-async function followUrls(indexUrl: string, children: readonly Child[], validateUrl: (url: string, location: undefined) => Promise<FileReport | undefined>): Promise<Diagnostic[]> {
+async function followUrls(indexUrl: string, children: readonly Child[], isIndex: Map<string, boolean>, validateUrl: (url: string, location: undefined) => Promise<FileReport | undefined>): Promise<Diagnostic[]> {
   const nested: Diagnostic[] = [];
-  const isIndex = new Map([[indexUrl, true]]);
   for (const child of children) {
     if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateUrl(child.loc, undefined))?.format === 'sitemapindex');
     if (isIndex.get(child.loc) === true) nested.push(nestedIndex(child, indexUrl));

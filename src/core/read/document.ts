@@ -232,7 +232,7 @@ class FormatRouter {
 }
 
 /** Codes after which reading stops. */
-const STOPPING_CODES = new Set(['budget/entries']);
+const STOPPING_CODES = new Set(['budget/entries', 'format/compressed']);
 
 /** ERR_SITEMAP_API for a chunk of another type than `method` takes (a caller without types: `push(42)` read nothing). */
 function wrongChunk(method: string, takes: string, chunk: unknown): SitemapError {

@@ -176,24 +176,24 @@ export class FeedEntryReader {
       at = this.date2At as At;
     }
     const field = FIELD_NAMES[id] as string;
-    if (id === E_R_PUBDATE) {
-      const r = rfc822ToW3c(v);
-      if (r.problem === undefined) {
-        if (r.weekday !== undefined) this.report('lastmod/weekday', `pubDate ${show(v)}: the date is a ${r.weekday.actual}, not a ${r.weekday.written}; the date is kept`, at, `write ${r.weekday.actual}`);
-        if (r.lenient !== undefined) this.report('lastmod/lenient', `pubDate ${show(v)} read leniently (${r.lenient}) as ${r.text}`, at, 'write an RFC 822 date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
-        return r.text;
-      }
-      const w3c = parseW3cDatetime(v);
-      if (w3c !== undefined) {
-        this.report('lastmod/lenient', `pubDate ${show(v)} is a W3C Datetime, not an RFC 822 date; kept as written`, at, 'RSS 2.0 dates are written like "Sat, 07 Sep 2002 09:42:31 GMT"');
-        return v;
-      }
-      this.report('lastmod/invalid', `pubDate ${show(v)} is not an RFC 822 date (${r.problem}); kept as written`, at, 'write a date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
-      return v;
+    const rfc822 = id === E_R_PUBDATE ? rfc822ToW3c(v) : undefined;
+    if (rfc822 !== undefined && rfc822.problem === undefined) {
+      if (rfc822.weekday !== undefined) this.report('lastmod/weekday', `pubDate ${show(v)}: the date is a ${rfc822.weekday.actual}, not a ${rfc822.weekday.written}; the date is kept`, at, `write ${rfc822.weekday.actual}`);
+      if (rfc822.lenient !== undefined) this.report('lastmod/lenient', `pubDate ${show(v)} read leniently (${rfc822.lenient}) as ${rfc822.text}`, at, 'write an RFC 822 date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
+      return rfc822.text;
     }
     const parsed = parseW3cDatetime(v);
-    // RFC 3339 §5.6 (Atom's dates) allows a leap second, 23:59:60; W3C Datetime and xsd:dateTime stop at 59.
+    // RFC 3339 §5.6 (Atom's dates) allows a leap second, 23:59:60, as RFC 2822 §3.3 does; W3C Datetime and xsd:dateTime stop at 59.
     const leap = parsed === undefined ? parseW3cDatetime(v.replace(/([Tt ]\d\d:\d\d:)60(?!\d)/, '$159')) : undefined;
+    if (rfc822 !== undefined) {
+      if (parsed === undefined && leap === undefined) {
+        this.report('lastmod/invalid', `pubDate ${show(v)} is not an RFC 822 date (${rfc822.problem}); kept as written`, at, 'write a date such as "Sat, 07 Sep 2002 09:42:31 GMT"');
+        return v;
+      }
+      const how = leap === undefined ? 'kept as written' : `read leniently (a leap second (second 60) read as 59) as ${leap.text}`;
+      this.report('lastmod/lenient', `pubDate ${show(v)} is a W3C Datetime, not an RFC 822 date; ${how}`, at, 'RSS 2.0 dates are written like "Sat, 07 Sep 2002 09:42:31 GMT"');
+      return leap?.text ?? v;
+    }
     if (leap !== undefined) {
       this.report('lastmod/lenient', `${field} ${show(v)} read leniently (a leap second (second 60) read as 59) as ${leap.text}`, at);
       return leap.text;

@@ -26,6 +26,16 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** Compressions the protocol does not take (only gzip, sitemaps.org), by their magic bytes as Latin-1. */
+const OTHER_COMPRESSIONS: readonly (readonly [name: string, magic: RegExp])[] = [
+  ['zip', /^PK(?:\x03\x04|\x05\x06|\x07\x08)/],
+  ['bzip2', /^BZh[1-9](?:1AY&SY|\x17rE8P\x90)/],
+  ['xz', /^\xfd7zXZ\x00/],
+  ['zstd', /^\x28\xb5\x2f\xfd/],
+  // RFC 1950 (PHP's gzcompress() where gzencode() was meant): deflate, window 32K, at levels 1, 6 or 9.
+  ['zlib', /^x[\x01\x9c\xda]/],
+];
+
 export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
 
 export interface EncodingSniff {
@@ -33,7 +43,7 @@ export interface EncodingSniff {
   encoding: string;
   /** Bytes of byte order mark to skip before decoding (0, 2 or 3). */
   bomLength: number;
-  /** What decided: a BOM, the UTF-16 byte pattern of `<` (XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
+  /** What decided: a BOM, the UTF-16 byte pattern of ASCII (`<` in XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
   source: EncodingSource;
   /** The `encoding` pseudo-attribute of the XML declaration as written, when there is one. */
   declared?: string;
@@ -140,7 +150,7 @@ const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
 
 /**
  * The encoding of a document by its first `ENCODING_SNIFF_BYTES` bytes (or all there are). In the order
- * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of `<` or whitespace; the XML declaration's
+ * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of ASCII (`<`, whitespace, a URL); the XML declaration's
  * `encoding` (also after whitespace, with a warning); else UTF-8, also for an unknown label (an error).
  */
 export function sniffEncoding(head: Uint8Array): EncodingSniff {
@@ -150,15 +160,22 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   const b2 = head[2];
   const b3 = head[3];
 
+  const magic = String.fromCharCode(...head.subarray(0, 10));
+  const compression = OTHER_COMPRESSIONS.find(([, re]) => re.test(magic))?.[0];
+  if (compression !== undefined) {
+    // Not text at all: one diagnostic, which stops reading (document.ts), rather than a flood of invalid bytes.
+    diagnostics.push(diag('format/compressed', 'error', `the file is ${compression}-compressed: only gzip is supported, as the Sitemap protocol says; nothing was read`, START, 'decompress it, or compress it with gzip (sitemap.xml.gz)'));
+    return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
+  }
   if ((b0 === 0x00 && b1 === 0x00 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0x00 && b3 === 0x00)) {
     // A UTF-32 BOM (FF FE 00 00 could also be UTF-16LE followed by U+0000, which XML forbids anyway).
     diagnostics.push(diag('encoding/unsupported', 'error', 'the document is UTF-32 (by its byte order mark), which is not supported; reading it as UTF-8', START, UTF8_HINT));
     return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
   }
   const bom = b0 === 0xef && b1 === 0xbb && b2 === 0xbf ? 'utf-8' : b0 === 0xff && b1 === 0xfe ? 'utf-16le' : b0 === 0xfe && b1 === 0xff ? 'utf-16be' : undefined;
-  // `<\0?\0`, `<\0u\0`, `\n\0<\0`... (LE), `\0<\0?`... (BE).
-  const pattern = b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isSniffStart(b0) && isAsciiChar(b2) ? 'utf-16le'
-    : b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isSniffStart(b1) && isAsciiChar(b3) ? 'utf-16be' : undefined;
+  // Two ASCII characters as UTF-16: `<\0?\0`, `\n\0<\0`, `h\0t\0` (a text sitemap)... (LE), `\0<\0?`... (BE).
+  const pattern = b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isAsciiChar(b0) && isAsciiChar(b2) ? 'utf-16le'
+    : b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isAsciiChar(b1) && isAsciiChar(b3) ? 'utf-16be' : undefined;
   const detected = bom ?? pattern;
   const bomLength = bom === undefined ? 0 : bom === 'utf-8' ? 3 : 2;
   const source: EncodingSource = bom !== undefined ? 'bom' : pattern !== undefined ? 'pattern' : 'default';
@@ -205,8 +222,8 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
           diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${encodingName(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${encodingName(detected)}`, at, `declare encoding="${encodingName(detected)}" or, better, save the file as UTF-8`),
         );
       }
-    } else if (decl === null && source === 'pattern') {
-      // Without a BOM, UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
+    } else if (decl === null && source === 'pattern' && view.charCodeAt(leading) === 0x3c /* < */) {
+      // Without a BOM, XML in UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
       diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${encodingName(detected)}`, START, UTF8_HINT));
     }
     if (detected !== 'utf-8') notUtf8(detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark');
@@ -228,11 +245,6 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   }
   if (resolved !== 'utf-8') notUtf8(resolved, 'declared');
   return result(resolved, 'declaration');
-}
-
-/** `<` or XML whitespace: what the first character of an XML document without a BOM can be. */
-function isSniffStart(b: number): boolean {
-  return b === 0x3c || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 }
 
 function isAsciiChar(b: number): boolean {

@@ -29,6 +29,7 @@ const INPUT_RULES: readonly RuleInfo[] = [
   { code: 'encoding/refused', severity: 'error', title: 'UTF-16 without a byte order mark or declaration, or an encoding declaration the bytes rule out' },
   { code: 'encoding/invalid-bytes', severity: 'error', title: 'bytes that are not valid in the encoding', searchConsole: 'Unsupported file format' },
   { code: 'format/empty', severity: 'error', title: 'an empty file', searchConsole: 'Sitemap is empty' },
+  { code: 'format/compressed', severity: 'error', title: 'a zip, bzip2, xz, zstd or zlib file: only gzip is a sitemap compression', searchConsole: 'Unsupported file format' },
   { code: 'budget/decompressed-size', severity: 'error', title: 'more bytes after decompression than allowed (gzip bomb guard)', searchConsole: 'Sitemap file size error' },
   { code: 'budget/compressed-size', severity: 'error', title: 'more compressed bytes than allowed' },
   { code: 'budget/gzip-depth', severity: 'error', title: 'gzip inside gzip, deeper than allowed' },

@@ -226,8 +226,11 @@ export class StructureChecker {
       if ((k === parent.particle ? parent.count : 0) < p.min) break;
     }
     const known = seq.find((p) => this.fits(p, decl.ns, uri, local));
+    // A <loc> in no namespace (or another) under a prefixed <sm:url>: "expected <loc>" alone would puzzle.
+    const namesake = seq.find((p) => p.element !== undefined && p.element.name === local && p.element.ns !== uri)?.element;
     let why: string;
-    if (known !== undefined) why = `<${qname}> is out of order or repeated inside <${parent.qname}>`;
+    if (namesake !== undefined) why = `<${qname}> is in ${uri === '' ? 'no namespace' : `the namespace "${uri}"`}, but the <${local}> of <${parent.qname}> is in "${namesake.ns}"`;
+    else if (known !== undefined) why = `<${qname}> is out of order or repeated inside <${parent.qname}>`;
     else if (uri === decl.ns) why = `unknown element <${qname}> inside <${parent.qname}>`;
     else why = `<${qname}> is not allowed inside <${parent.qname}>`;
     this.report('xsd/unexpected-element', `${why}${expected.length > 0 ? `; expected ${expected.join(' or ')}` : ''}`, line, column, offset);

@@ -91,6 +91,39 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
     }
   });
 
+
+  it('reads a UTF-16 text sitemap without a byte order mark by its byte pattern, as it reads UTF-16 XML', () => {
+    const text = 'https://example.com/a\nhttps://example.com/b\n';
+    for (const encoding of ['utf-16le', 'utf-16be'] as const) {
+      const le = Buffer.from(text, 'utf16le');
+      const bytes = encoding === 'utf-16le' ? le : Buffer.from(le).swap16();
+      const { events, summary } = readChunks([bytes]);
+      assert.equal(summary.format, 'text', encoding);
+      assert.deepEqual(events.filter((e) => e[0] === 'url').map((e) => (e[1] as { loc: string }).loc), ['https://example.com/a', 'https://example.com/b'], encoding);
+      // UTF-16 is no XML parser's business here: the protocol's UTF-8 only (the warning a BOM gets too).
+      const codes = events.filter((e) => e[0] === 'diagnostic').map((e) => (e[1] as { code: string }).code);
+      assert.deepEqual(codes, ['encoding/declared-not-utf8'], encoding);
+    }
+  });
+  it('says once that a zip, bzip2, xz, zstd or zlib file is compressed in a way the protocol does not take (only gzip), and reads nothing of it', async () => {
+    const junk = Buffer.from([0x9f, 0xc3, 0x28, 0x0a, 0xff, 0x3c, 0x80, 0xfe]);
+    // zlib: PHP's gzcompress() where gzencode() was meant, saved as .gz.
+    const magics = { zip: 'PK\x03\x04', bzip2: 'BZh91AY&SY', xz: '\xfd7zXZ\x00', zstd: '\x28\xb5\x2f\xfd', zlib: 'x\x9c' };
+    for (const [name, magic] of Object.entries(magics)) {
+      const bytes = Buffer.concat([Buffer.from(magic, 'latin1'), ...Array<Buffer>(300).fill(junk)]);
+      for (const got of [readChunks([bytes]), readChunks([...bytes].map((b) => Uint8Array.of(b)))]) {
+        const diagnostics = got.events.filter((e) => e[0] === 'diagnostic').map((e) => e[1] as Diagnostic);
+        assert.deepEqual(diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['format/compressed@1:1'], name);
+        assert.match(diagnostics[0]?.message ?? '', new RegExp(`${name}.*only gzip`), name);
+        assert.equal(got.summary.urls, 0, name);
+      }
+      const report = await validateSitemap(bytes);
+      assert.deepEqual([report.diagnostics.map((d) => d.code), report.schemaValid], [['format/compressed'], false], name);
+    }
+    // A text line that merely starts like one is read as text.
+    assert.equal(readChunks([Buffer.from('BZh9 https://example.com/\n')]).summary.format, 'text');
+  });
+
   it('refuses gzip bytes (the caller inflates them), also when the magic is split across two pushes', () => {
     const gz = gzipSync(XML);
     for (const chunks of [[gz], [gz.subarray(0, 1), gz.subarray(1)]]) {

@@ -814,6 +814,13 @@ describe('Atom', () => {
     assert.deepEqual(r.urls, [{ loc: 'https://e.com/1', lastmod: '2016-12-31T23:59:59Z' }]);
     assert.deepEqual(codes(r), ['lastmod/lenient']);
     assert.match(r.diagnostics[0]?.message ?? '', /leap second/);
+    // The same in a pubDate written as a W3C Datetime (and in dc:date): one reading of the leap second for every feed date.
+    for (const item of ['<pubDate>2016-12-31T23:59:60Z</pubDate>', `<dc:date xmlns:dc="http://purl.org/dc/elements/1.1/">2016-12-31T23:59:60Z</dc:date>`]) {
+      const rss = read(`<rss version="2.0"><channel><item><link>https://e.com/1</link>${item}</item></channel></rss>`);
+      assert.deepEqual(rss.urls, [{ loc: 'https://e.com/1', lastmod: '2016-12-31T23:59:59Z' }], item);
+      assert.deepEqual(codes(rss), ['lastmod/lenient'], item);
+      assert.match(rss.diagnostics[0]?.message ?? '', /leap second/, item);
+    }
     // A sitemap's lastmod is xsd:dateTime, which stops at 59: there :60 stays invalid.
     const urlset = read(`<urlset xmlns="${NS.sitemap}"><url><loc>https://e.com/1</loc><lastmod>2016-12-31T23:59:60Z</lastmod></url></urlset>`);
     assert.deepEqual(codes(urlset), ['lastmod/invalid']);

@@ -132,3 +132,13 @@ describe('xsi:type, namespace declarations and big integers, as xmllint --schema
     assert.match(d?.hint ?? '', /remove the attribute/);
   });
 });
+
+describe('a sitemap element in another namespace or none', () => {
+  it('says which namespace it is in and which one the element has there, not "expected <loc>" for a <loc>', () => {
+    const doc = (loc: string): string => `<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sm:url>${loc}</sm:url>\n</sm:urlset>`;
+    for (const [loc, where] of [['<loc>https://example.com/a</loc>', 'no namespace'], ['<x:loc xmlns:x="urn:x">https://example.com/a</x:loc>', 'the namespace "urn:x"']] as const) {
+      const d = validateXmlSitemapText(doc(loc), { now: NOW }).diagnostics.find((one) => one.code === 'xsd/unexpected-element');
+      assert.ok(d?.message.includes(`is in ${where}, but the <loc> of <sm:url> is in "http://www.sitemaps.org/schemas/sitemap/0.9"`), d?.message);
+    }
+  });
+});
