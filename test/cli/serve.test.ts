@@ -63,6 +63,10 @@ test('usage errors and a folder without a set exit 2', async () => {
   assert.equal((await runCli(['serve'], { cwd: dir })).code, 2);
   assert.equal((await runCli(['serve', 'a', 'b'], { cwd: dir })).code, 2);
   assert.equal((await runCli(['serve', '.', '--base-url', 'ftp://x/'], { cwd: dir })).code, 2);
+  // A --name that is no plain file name is named as the option, not as a folder without a set.
+  const named = await runCli(['serve', '.', '--name', '../x'], { cwd: dir });
+  assert.equal(named.code, 2);
+  assert.match(named.stderr, /^sitemapkit serve: --name "\.\.\/x": .*\nRun "sitemapkit serve --help" for usage\.\n$/);
   const empty = await runCli(['serve', '.'], { cwd: dir });
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /no set to serve/);
