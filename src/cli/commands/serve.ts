@@ -40,6 +40,10 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     if (!quiet) stderr.write(commandMessage('serve', `${line}`));
   };
   let source: DirectorySource;
+  // Each set loaded: the children its index lists that are not served, once each (not at each request for them).
+  const sayNotServed = (): void => {
+    for (const { loc, reason } of source.skipped) stderr.write(commandMessage('serve', `${loc}, listed by ${stem}.xml, is not served: ${reason}`));
+  };
   try {
     source = await openDirectorySource({
       dir,
@@ -48,9 +52,13 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
         if ('error' in event) stderr.write(commandMessage('serve', `${event.error.message}; still serving the previous set`));
-        else say(`serving a new set (${plural(event.loaded.length, 'file')})`);
+        else {
+          say(`serving a new set (${plural(event.loaded.length, 'file')})`);
+          sayNotServed();
+        }
       },
     });
+    sayNotServed();
   } catch (error) {
     return fatalFailure(io, 'serve', error, `no set to serve in ${dir}: `);
   }
