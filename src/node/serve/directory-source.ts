@@ -281,6 +281,8 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     if (versionOf(await handle.stat()) !== version) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} was written to while it was read`);
     // A view of the bytes read, not a copy: the whole set passes through here at start.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+    // A .gz file is sent as gzip (Content-Encoding: gzip for its .xml name): one that is not would fail every client.
+    if (name.endsWith('.gz') && (bytes[0] !== 0x1f || bytes[1] !== 0x8b)) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is not gzip data (no gzip header, RFC 1952 §2.3.1)`);
     const etag = await strongEtag(bytes);
     // Last-Modified: when the bytes last changed; the later of mtime and ctime, never earlier than the change.
     const same = previous !== undefined && (previous.file.identity ?? previous.file.gzip)?.etag === etag;

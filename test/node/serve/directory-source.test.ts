@@ -236,6 +236,13 @@ test('children of the index that cannot be served are named with why: a name tha
   }
 });
 
+test('a .xml.gz child that is no gzip (plain XML under that name) stops the set from loading: it would be sent as gzip, to every client\'s failure', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}s1.xml.gz</loc></sitemap></sitemapindex>`);
+  writeFileSync(join(dir, 's1.xml.gz'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url></urlset>');
+  await assert.rejects(openDirectorySource({ dir }), { message: `the child sitemap "${BASE}s1.xml.gz" listed by sitemap.xml: ${join(dir, 's1.xml.gz')} is not gzip data (no gzip header, RFC 1952 §2.3.1)` });
+});
+
 test('a new set whose named child arrives after its entry file (a copy in any order) is served once the child is there', async (t) => {
   const dir = tempDir();
   const next = tempDir();
