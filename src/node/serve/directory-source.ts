@@ -244,7 +244,9 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   for (const { loc } of reading.sitemaps) {
     const slash = loc.lastIndexOf('/');
     const name = loc.slice(slash + 1);
-    const reason = whyNotServed(name, loc.slice(0, slash + 1), names.get(name), childBase);
+    // Its folder as a URL (host in lower case, no default port: the same URL, RFC 3986 §6.2.2), to compare with the base.
+    const folder = loc.slice(0, slash + 1);
+    const reason = whyNotServed(loc, name, URL.canParse(folder) ? new URL(folder).href : folder, names.get(name), childBase);
     if (reason !== undefined) skipped.push({ loc, reason });
     else names.set(name, loc);
   }
@@ -252,12 +254,12 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   return names;
 }
 
-/** Why a child (its name, its loc's folder, the loc that took its name, '' for the entry file's) cannot be served, if it cannot. */
-function whyNotServed(name: string, folder: string, taken: string | undefined, childBase: string | undefined): string | undefined {
+/** Why a child (its loc, name and folder, the loc that took its name, '' for the entry file's) cannot be served, if it cannot. */
+function whyNotServed(loc: string, name: string, folder: string, taken: string | undefined, childBase: string | undefined): string | undefined {
   if (!SAFE_NAME.test(name)) return `its last path segment ${JSON.stringify(name)} is no file name served (a plain name ending in .xml, .xml.gz or .txt)`;
   if (childBase !== undefined && folder !== childBase) return `it is not directly under the base URL ${childBase}`;
   if (taken === '') return "its file name is the entry file's";
-  if (taken !== undefined && taken !== folder + name) return `its file name is that of ${taken}, listed before`;
+  if (taken !== undefined && taken !== loc) return `its file name is that of ${taken}, listed before`;
   return undefined;
 }
 
