@@ -3,11 +3,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { tempDir } from '../helpers/tmp.js';
 import { BASE, rawStatus, taggedEntries, writeSet } from '../helpers/serve.js';
 import { startServe } from '../helpers/serve-process.js';
 import { runCli } from '../helpers/cli.js';
+import { run } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
 
 test('serves the set, logs one line per request (common and json), and exits 0 on SIGTERM', async (t) => {
   const dir = tempDir();
@@ -63,9 +67,45 @@ test('usage errors and a folder without a set exit 2', async () => {
   assert.equal((await runCli(['serve'], { cwd: dir })).code, 2);
   assert.equal((await runCli(['serve', 'a', 'b'], { cwd: dir })).code, 2);
   assert.equal((await runCli(['serve', '.', '--base-url', 'ftp://x/'], { cwd: dir })).code, 2);
+  // A --name that is no plain file name is named as the option, not as a folder without a set.
+  const named = await runCli(['serve', '.', '--name', '../x'], { cwd: dir });
+  assert.equal(named.code, 2);
+  assert.match(named.stderr, /^sitemapkit serve: --name "\.\.\/x": .*\nRun "sitemapkit serve --help" for usage\.\n$/);
   const empty = await runCli(['serve', '.'], { cwd: dir });
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /no set to serve/);
+});
+
+test('children of the index that cannot be served are said once each on standard error, at start and at each new set, never per request', async (t) => {
+  const dir = tempDir();
+  const index = (locs: string[]): string => `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('')}</sitemapindex>`;
+  writeFileSync(join(dir, 's1.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url></urlset>');
+  writeFileSync(join(dir, 'sitemap.xml'), index([`${BASE}s1.xml`, `${BASE}en/sitemap.xml`]));
+  let stderr = '';
+  let interrupt: (() => void) | undefined;
+  const io: CliIo = {
+    stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, cwd: dir, env: {},
+    onInterrupt: (handler) => ((interrupt = handler), () => (interrupt = undefined)),
+  };
+  const until = async (pattern: RegExp): Promise<void> => {
+    for (let tries = 0; tries < 100 && !pattern.test(stderr); tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const exited = run(['serve', '.', '--port', '0', '--log', 'none'], io);
+  t.after(() => interrupt?.());
+  await until(/Ctrl-C/);
+  const origin = (/at (http:\/\/[^/]+)\//.exec(stderr) as RegExpExecArray)[1] as string;
+  for (const path of ['/sitemap.xml', '/s1.xml', '/en/sitemap.xml', '/sitemap.xml']) await (await fetch(origin + path)).arrayBuffer();
+  const notServed = (): string => stderr.split(/(?<=\n)/).filter((line) => line.includes('not served')).join('');
+  const said = `sitemapkit serve: ${BASE}en/sitemap.xml, listed by sitemap.xml, is not served: its file name is the entry file's\n`;
+  assert.equal(notServed(), said);
+  // A new set: said again, with the new child that cannot be.
+  const next = join(dir, 'next.xml');
+  writeFileSync(next, index([`${BASE}s1.xml`, `${BASE}en/sitemap.xml`, `${BASE}list/`]));
+  renameSync(next, join(dir, 'sitemap.xml'));
+  await until(/list\//);
+  interrupt?.();
+  assert.equal(await exited, 0);
+  assert.equal(notServed(), `${said}${said}sitemapkit serve: ${BASE}list/, listed by sitemap.xml, is not served: its last path segment "" is no file name served (a plain name ending in .xml, .xml.gz or .txt)\n`);
 });
 
 test('a --cache-control that is no header value (a line break) is a usage error, not a server that fails at its first request', async () => {

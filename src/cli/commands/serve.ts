@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { Server, type RequestListener } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createSitemapHandler } from '../../core/serve/handler.js';
+import { createSitemapHandler, SAFE_NAME } from '../../core/serve/handler.js';
 import { scopeOf } from '../../core/url.js';
 import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
 import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
@@ -24,6 +24,8 @@ type LogFormat = 'common' | 'json' | 'none';
 export async function runServe(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(SERVE, argv, io, (args) => {
     if (args.positionals.length !== 1) throw new UsageError('give one DIR: the folder holding the set');
+    const name = args.text('name');
+    if (name !== undefined && !SAFE_NAME.test(name)) throw new UsageError(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
     const base = args.text('base-url');
     return base === undefined ? undefined : asUsage(() => scopeOf(base));
   });
@@ -38,6 +40,10 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     if (!quiet) stderr.write(commandMessage('serve', `${line}`));
   };
   let source: DirectorySource;
+  // Each set loaded: the children its index lists that are not served, once each (not at each request for them).
+  const sayNotServed = (): void => {
+    for (const { loc, reason } of source.skipped) stderr.write(commandMessage('serve', `${loc}, listed by ${stem}.xml, is not served: ${reason}`));
+  };
   try {
     source = await openDirectorySource({
       dir,
@@ -46,9 +52,13 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
       graceMs: args.number('grace') ?? 3_600_000,
       onChange: (event) => {
         if ('error' in event) stderr.write(commandMessage('serve', `${event.error.message}; still serving the previous set`));
-        else say(`serving a new set (${plural(event.loaded.length, 'file')})`);
+        else {
+          say(`serving a new set (${plural(event.loaded.length, 'file')})`);
+          sayNotServed();
+        }
       },
     });
+    sayNotServed();
   } catch (error) {
     return fatalFailure(io, 'serve', error, `no set to serve in ${dir}: `);
   }

@@ -160,8 +160,10 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     if (method === 'HEAD') return { status: 200, headers };
     const body = bodyOf(file, variant);
     const range = joined(header('range'));
-    // Range on GET only (RFC 9110 §14.2), while If-Range, if any, names this version (§13.1.5).
-    if (range === undefined || !(body instanceof Uint8Array) || !ifRangeHolds(joined(header('if-range')), etag, lastModified)) return { status: 200, headers, body };
+    const ifRange = joined(header('if-range'));
+    // Range on GET only (RFC 9110 §14.2), while If-Range, if any, is the strong tag of these bytes (§13.1.5). A date
+    // never holds: it is strong only if the file cannot have changed twice within its second (§8.8.2.2), unknowable here.
+    if (range === undefined || !(body instanceof Uint8Array) || (ifRange !== undefined && ifRange !== etag)) return { status: 200, headers, body };
     return rangeAnswer(range, body, headers) ?? { status: 200, headers, body };
   };
 
@@ -294,12 +296,6 @@ function evaluatePreconditions(etag: string | undefined, lastModified: number, h
   if (ifNoneMatch !== undefined) return tagListMatches(ifNoneMatch, etag, true) ? 304 : 200;
   const since = parseHttpDate(joined(header('if-modified-since')));
   return since !== undefined && lastModified <= since ? 304 : 200;
-}
-
-/** If-Range (RFC 9110 §13.1.5): true when absent, else when it is the strong tag of the bytes, or exactly their Last-Modified. */
-function ifRangeHolds(value: string | undefined, etag: string | undefined, lastModified: number): boolean {
-  if (value === undefined) return true;
-  return value.startsWith('"') ? value === etag : parseHttpDate(value) === lastModified;
 }
 
 /**

@@ -41,10 +41,18 @@ export interface DirectorySource extends SitemapSource {
   view(): Promise<SetView>;
   /** The names of the current set, the entry file first. */
   readonly names: readonly string[];
+  /** The children the current set's index lists that are not served, with why. */
+  readonly skipped: readonly Skipped[];
   /** Loads the set again now (what a change of the entry file does); resolves once the new set is served. */
   reload(): Promise<void>;
   /** Stops following the directory. */
   close(): void;
+}
+
+/** A child of the index that is not served, and why. */
+export interface Skipped {
+  loc: string;
+  reason: string;
 }
 
 /** A file as loaded, and what identifies its version on disk. */
@@ -65,6 +73,7 @@ interface LoadedSet {
   files: Map<string, Loaded>;
   /** Bytes its files hold in memory. */
   bytes: number;
+  skipped: Skipped[];
 }
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
@@ -147,6 +156,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     get names() {
       return [...current.files.keys()];
     },
+    get skipped() {
+      return current.skipped;
+    },
     file(name) {
       // A change is being loaded: answer from the set it brings.
       if (pending !== undefined) return pending.then(() => lookup(name));
@@ -198,9 +210,9 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     const files = new Map<string, Loaded>([[entryName, entry]]);
     let total = entry.bytes;
     let failure: { error: unknown } | undefined;
+    const skipped: Skipped[] = [];
     try {
-      for (const [name, loc] of await childNames(entry.file, entryName, childBase)) {
-        if (files.has(name)) continue;
+      for (const [name, loc] of await childNames(entry.file, entryName, childBase, skipped)) {
         const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total).catch((error: SitemapError) => {
           throw new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`);
         });
@@ -211,30 +223,44 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
       failure = { error };
     }
     const changed = attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version;
-    if (failure === undefined && !changed) return { entryVersion: entry.version, files, bytes: total };
+    if (failure === undefined && !changed) return { entryVersion: entry.version, files, bytes: total, skipped };
     // Handles opened for this attempt: closed, as it does not become the set.
     for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
     if (failure !== undefined && !changed) throw failure.error;
   }
 }
 
-/** The files the entry file lists: the children of an index, by the last segment of their loc (with the loc). */
-async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined): Promise<[name: string, loc: string][]> {
-  if (!entryName.endsWith('.xml')) return [];
+/** The files the entry file lists: the children of an index, by the last segment of their loc (to the loc); those not served to `skipped`. */
+async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined, skipped: Skipped[]): Promise<Map<string, string>> {
+  if (!entryName.endsWith('.xml')) return new Map();
   const reading = readXmlSitemapText(await textOf(entry), { maxEntries: 50_000 });
   // An entry file cut short is no set: serving it would hide the children it no longer names.
   const broken = reading.diagnostics.find((d) => d.code.startsWith('xml/') && d.severity === 'error');
   if (broken !== undefined) throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName}${broken.line === undefined ? '' : `:${broken.line}:${broken.column ?? 1}`}: not well-formed XML: ${broken.message}`);
-  if (reading.format === 'urlset') return [];
+  if (reading.format === 'urlset') return new Map();
   if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
-  const names: [string, string][] = [];
-  for (const ref of reading.sitemaps) {
-    const slash = ref.loc.lastIndexOf('/');
-    const name = ref.loc.slice(slash + 1);
-    if (!SAFE_NAME.test(name) || (childBase !== undefined && ref.loc.slice(0, slash + 1) !== childBase)) continue;
-    names.push([name, ref.loc]);
+  // The entry file's name is taken, by no loc ('').
+  const names = new Map<string, string>([[entryName, '']]);
+  for (const { loc } of reading.sitemaps) {
+    const slash = loc.lastIndexOf('/');
+    const name = loc.slice(slash + 1);
+    // Its folder as a URL (host in lower case, no default port: the same URL, RFC 3986 §6.2.2), to compare with the base.
+    const folder = loc.slice(0, slash + 1);
+    const reason = whyNotServed(loc, name, URL.canParse(folder) ? new URL(folder).href : folder, names.get(name), childBase);
+    if (reason !== undefined) skipped.push({ loc, reason });
+    else names.set(name, loc);
   }
+  names.delete(entryName);
   return names;
+}
+
+/** Why a child (its loc, name and folder, the loc that took its name, '' for the entry file's) cannot be served, if it cannot. */
+function whyNotServed(loc: string, name: string, folder: string, taken: string | undefined, childBase: string | undefined): string | undefined {
+  if (!SAFE_NAME.test(name)) return `its last path segment ${JSON.stringify(name)} is no file name served (a plain name ending in .xml, .xml.gz or .txt)`;
+  if (childBase !== undefined && folder !== childBase) return `it is not directly under the base URL ${childBase}`;
+  if (taken === '') return "its file name is the entry file's";
+  if (taken !== undefined && taken !== loc) return `its file name is that of ${taken}, listed before`;
+  return undefined;
 }
 
 /** Reads one file of the set (never through a symlink); one that does not fit in `room` is read when sent. */
@@ -257,6 +283,8 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     if (versionOf(await handle.stat()) !== version) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} was written to while it was read`);
     // A view of the bytes read, not a copy: the whole set passes through here at start.
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+    // A .gz file is sent as gzip (Content-Encoding: gzip for its .xml name): one that is not would fail every client.
+    if (name.endsWith('.gz') && (bytes[0] !== 0x1f || bytes[1] !== 0x8b)) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is not gzip data (no gzip header, RFC 1952 §2.3.1)`);
     const etag = await strongEtag(bytes);
     // Last-Modified: when the bytes last changed; the later of mtime and ctime, never earlier than the change.
     const same = previous !== undefined && (previous.file.identity ?? previous.file.gzip)?.etag === etag;

@@ -218,6 +218,33 @@ test('a child that cannot be read is named as the index lists it, beside the fil
   await assert.rejects(openDirectorySource({ dir }), { message: `the child sitemap "https://example.com/set/../out/b.xml" listed by sitemap.xml: cannot read ${join(dir, 'b.xml')}: no such file` });
 });
 
+test('children of the index that cannot be served are named with why: a name that is no file, off the base URL, the entry file\'s or another child\'s name', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 's1.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url></urlset>');
+  writeFileSync(join(dir, 's2.xml'), readFileSync(join(dir, 's1.xml')));
+  // As Hugo writes it: /en/sitemap.xml beside /sitemap.xml. The same loc twice is one child, served; so is
+  // one whose host is in capitals, with the default port (the same URL: RFC 3986 §6.2.2.1, §6.2.3).
+  const listed = [`${BASE}s1.xml`, `${BASE}en/sitemap.xml`, `${BASE}fr/s1.xml`, `${BASE}list?page=2`, `${BASE}s1.xml`, 'HTTPS://WWW.Example.COM:443/s2.xml', 'https://cdn.example.net'];
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${listed.map((loc) => `<sitemap><loc>${loc.replace('&', '&amp;')}</loc></sitemap>`).join('')}</sitemapindex>`);
+  const notFiles = [['list?page=2', `${BASE}list?page=2`], ['cdn.example.net', 'https://cdn.example.net']].map(([name, loc]) => ({ loc, reason: `its last path segment "${name}" is no file name served (a plain name ending in .xml, .xml.gz or .txt)` }));
+  for (const [baseUrl, skipped] of [
+    [undefined, [{ loc: `${BASE}en/sitemap.xml`, reason: 'its file name is the entry file\'s' }, { loc: `${BASE}fr/s1.xml`, reason: `its file name is that of ${BASE}s1.xml, listed before` }, ...notFiles]],
+    [BASE, [{ loc: `${BASE}en/sitemap.xml`, reason: `it is not directly under the base URL ${BASE}` }, { loc: `${BASE}fr/s1.xml`, reason: `it is not directly under the base URL ${BASE}` }, ...notFiles]],
+  ] as const) {
+    const source = await openDirectorySource({ dir, ...(baseUrl === undefined ? {} : { baseUrl }) });
+    source.close();
+    assert.deepEqual(source.names, ['sitemap.xml', 's1.xml', 's2.xml'], baseUrl);
+    assert.deepEqual(source.skipped, skipped, baseUrl);
+  }
+});
+
+test('a .xml.gz child that is no gzip (plain XML under that name) stops the set from loading: it would be sent as gzip, to every client\'s failure', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}s1.xml.gz</loc></sitemap></sitemapindex>`);
+  writeFileSync(join(dir, 's1.xml.gz'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url></urlset>');
+  await assert.rejects(openDirectorySource({ dir }), { message: `the child sitemap "${BASE}s1.xml.gz" listed by sitemap.xml: ${join(dir, 's1.xml.gz')} is not gzip data (no gzip header, RFC 1952 §2.3.1)` });
+});
+
 test('a new set whose named child arrives after its entry file (a copy in any order) is served once the child is there', async (t) => {
   const dir = tempDir();
   const next = tempDir();
