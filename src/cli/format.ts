@@ -1,9 +1,10 @@
 // Small helpers for human output.
 
 import { formatCount } from '../core/count-text.js';
+import { plural } from '../core/errors.js';
 import { shownPath } from '../node/io-errors.js';
 
-export { formatCount, shownPath };
+export { formatCount, plural, shownPath };
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -19,10 +20,6 @@ export function formatBytes(bytes: number): string {
 
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** `LINE:COL`, or `LINE`, or '' where the position is not known: never a made-up `0:0`. */

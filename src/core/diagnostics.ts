@@ -1,6 +1,6 @@
 // Diagnostics are data (DESIGN.md); rendering is the CLI's concern.
 
-import { SitemapError } from './errors.js';
+import { SitemapError, plural } from './errors.js';
 import { formatCount } from './count-text.js';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -129,7 +129,7 @@ export class DiagnosticCollector {
     const d: Diagnostic = {
       code: TRUNCATED_CODE,
       severity: 'info',
-      message: `${formatCount(this.dropped)} more diagnostics not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
+      message: `${plural(this.dropped, 'more diagnostic')} not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
       hint: 'fix the first ones: the others usually have the same cause',
     };
     if (file !== undefined) d.file = file;

@@ -1,5 +1,7 @@
 // Exceptions are for misuse of the API and I/O failures; a problem in the input is a diagnostic.
 
+import { formatCount } from './count-text.js';
+
 /** The codes of thrown errors, each explained in docs/rules.md ("Thrown errors"). */
 export const SITEMAP_ERROR_CODES = [
   'ERR_SITEMAP_OPTION', 'ERR_SITEMAP_API', 'ERR_SITEMAP_INVALID_VALUE', 'ERR_SITEMAP_LIMIT', 'ERR_SITEMAP_INPUT', 'ERR_SITEMAP_INPUT_FORMAT', 'ERR_SITEMAP_WRITE',
@@ -56,6 +58,11 @@ export function shortened(s: string, max: number): string {
   const end = max - 3;
   const high = s.charCodeAt(end - 1);
   return `${s.slice(0, high >= 0xd800 && high <= 0xdbff ? end - 1 : end)}...`;
+}
+
+/** A count and the noun in the form that fits it, for every message: "1 entry", "2 entries", "50,000 URLs". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** A short, quoted rendering of a value for a message: at most `max` characters, `...` where it is cut. */

@@ -6,7 +6,7 @@
 // only the URLs under it (https://yandex.com/support/webmaster/en/indexnow/key). The status codes are
 // those of https://yandex.com/support/webmaster/en/indexnow/reference.
 
-import { SitemapError } from './errors.js';
+import { SitemapError, plural } from './errors.js';
 
 export const DEFAULT_INDEXNOW_ENDPOINT = 'https://api.indexnow.org/indexnow';
 /** The protocol's ceiling: "up to 10,000 URLs per post". */
@@ -55,7 +55,7 @@ export function indexNowKeyProblem(key: string): string | undefined {
     return `the IndexNow key has ${JSON.stringify(characters[badAt])} at position ${badAt + 1}; a key uses only a-z, A-Z, 0-9 and "-"`;
   }
   if (key.length < INDEXNOW_KEY_MIN_LENGTH || key.length > INDEXNOW_KEY_MAX_LENGTH) {
-    return `the IndexNow key has ${key.length} characters; a key has ${INDEXNOW_KEY_MIN_LENGTH} to ${INDEXNOW_KEY_MAX_LENGTH}`;
+    return `the IndexNow key has ${plural(key.length, 'character')}; a key has ${INDEXNOW_KEY_MIN_LENGTH} to ${INDEXNOW_KEY_MAX_LENGTH}`;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@
 
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
-import { SitemapError, checkCount } from '../core/errors.js';
+import { SitemapError, checkCount, plural } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
 import type { SitemapFormat } from '../core/read/types.js';
@@ -514,13 +514,13 @@ class Discovery {
     if (depth > this.maxDepth) {
       siblings.push(node);
       const hint = 'a sitemap index should list sitemaps, not other indexes';
-      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${this.maxDepth} levels`, url, hint), 'skipped');
+      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${plural(this.maxDepth, 'level')}`, url, hint), 'skipped');
     }
     // An index's children only: a full index (sitemaps.org: 50,000) is read whole under the default.
     if (via === 'index' && this.queuedSitemaps >= this.maxSitemaps) {
       if (!this.sitemapLimitReported && parent !== undefined) {
         this.sitemapLimitReported = true;
-        this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${this.maxSitemaps} sitemaps; the rest are not fetched`, parent.url));
+        this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${plural(this.maxSitemaps, 'sitemap')}; the rest are not fetched`, parent.url));
       }
       return;
     }
@@ -784,7 +784,7 @@ class Discovery {
       // RFC 9112 §6.3 item 8: a close-delimited body cannot tell complete from cut; a document that
       // also stops in its middle was cut (a text sitemap, which has no end to miss, cannot be told).
       node.cut = 'fetch/truncated';
-      this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${node.bytes} bytes`, node.url));
+      this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${plural(node.bytes, 'byte')}`, node.url));
       await this.cache?.forget(node.url);
     }
     if (node.cut === undefined && held !== undefined) {

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { InvalidValueError, SitemapError } from '../core/errors.js';
+import { InvalidValueError, SitemapError, plural } from '../core/errors.js';
 import { LIMITS_PROFILES, type Limits, type LimitsProfileName, type UrlEntry } from '../core/model.js';
 import { scopeOf, normalizeUrl } from '../core/url.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../core/write/sitemap-set-writer.js';
@@ -189,7 +189,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   try {
     const rejected = await feed(entries, writer, output.files, options, progress);
     const infos = writer.end();
-    if (infos.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: all ${rejected} entries were refused` : 'no URLs to write: the input is empty');
+    if (infos.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: every entry was refused (${plural(rejected, 'entry', 'entries')})` : 'no URLs to write: the input is empty');
     const diskSizes = await Promise.all(staged.map((file) => file.diskBytes));
     options.onProgress?.(progress(rejected));
     // Its own writes in the staging folder (the entry file) fail as the output stage's do.

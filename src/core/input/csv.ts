@@ -3,7 +3,7 @@
 // CR (old Mac spreadsheets' "CSV (Macintosh)" export). A first line `sep=;` (Excel's) names another separator.
 
 import { parseHttpDate } from '../datetime.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, plural } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
 
 export interface CsvParserHandlers {
@@ -254,7 +254,7 @@ export class CsvParser {
     if (directive !== null) {
       this.separator = directive[1] as string;
       this.unquotedSpecial = new RegExp(`[\\u${this.separator.charCodeAt(0).toString(16).padStart(4, '0')}\\n\\r"]`, 'g');
-    } else if (overlong) this.handlers.onError(`record longer than ${this.maxRecordLength} characters; it was skipped`, line, true);
+    } else if (overlong) this.handlers.onError(`record longer than ${plural(this.maxRecordLength, 'character')}; it was skipped`, line, true);
     else this.handlers.onRecord(fields, line);
   }
 
@@ -443,7 +443,7 @@ export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns,
   if (fields.length !== columns.count) {
     throw new SitemapError(
       'ERR_SITEMAP_INPUT',
-      `record has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header has ${columns.count} (${kind === 'CSV' ? 'an unquoted comma' : 'a tab not written as \\t'} in a value?)`,
+      `record has ${plural(fields.length, 'field')}, the header has ${columns.count} (${kind === 'CSV' ? 'an unquoted comma' : 'a tab not written as \\t'} in a value?)`,
     );
   }
   const loc = (fields[columns.loc] ?? '').trim();

@@ -5,7 +5,7 @@
 // A line longer than `maxValueLength` is never buffered whole (`budget/value-length`, skipped).
 
 import { diagnosticAt, type Severity } from '../diagnostics.js';
-import { SitemapError, positiveInteger, show } from '../errors.js';
+import { SitemapError, plural, positiveInteger, show } from '../errors.js';
 import type { ReaderBudgets, ReaderSink } from './types.js';
 import { unusableUrl } from '../url.js';
 
@@ -189,7 +189,7 @@ export class TextSitemapReader {
     this.spaces = '';
     this.report(
       'budget/value-length',
-      `the line is longer than the limit of ${this.maxValueLength} characters; it was skipped`,
+      `the line is longer than the limit of ${plural(this.maxValueLength, 'character')}; it was skipped`,
       'a text sitemap has one URL per line, and a URL must be shorter than 2,048 characters',
     );
   }
@@ -210,7 +210,7 @@ export class TextSitemapReader {
     }
     if (this.entries >= this.maxEntries) {
       this.full = true;
-      this.report('budget/entries', `more than ${this.maxEntries} URLs (the limit); the rest of the sitemap was not read`);
+      this.report('budget/entries', `more than ${plural(this.maxEntries, 'URL')} (the limit); the rest of the sitemap was not read`);
       return;
     }
     this.entries++;

@@ -15,7 +15,7 @@
 // a stack, and runs of plain entries are read in one step by the lane (lane.ts).
 
 import { DiagnosticCollector, diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
-import { positiveInteger, show } from '../errors.js';
+import { plural, positiveInteger, show } from '../errors.js';
 import { CHANGEFREQS, NS, type AlternateLink, type Changefreq, type SitemapRef, type UrlEntry } from '../model.js';
 import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } from '../xml/tokenizer.js';
 import { NamespaceScope } from '../xml/namespaces.js';
@@ -496,7 +496,7 @@ export class XmlSitemapReader implements XmlTokenHandler {
     if (this.delivered >= this.maxEntries) {
       if (!this.budgetReported) {
         this.budgetReported = true;
-        this.report('budget/entries', `more than ${this.maxEntries} entries; the rest are not read`, line, column, offset, 'raise the entry budget (--max-entries, maxEntries) if this is legitimate');
+        this.report('budget/entries', `more than ${plural(this.maxEntries, 'entry', 'entries')}; the rest are not read`, line, column, offset, 'raise the entry budget (--max-entries, maxEntries) if this is legitimate');
       }
       return C_SKIP;
     }

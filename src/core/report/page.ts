@@ -5,6 +5,7 @@
 
 import { escapeXml, escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
+import { plural } from '../errors.js';
 import type { ReportFile, ReportModel } from './model.js';
 import { reportClient } from './client.js';
 import { REPORT_STYLE } from './page-style.js';
@@ -24,7 +25,7 @@ const count = formatCount;
 
 function bytes(value: number): string {
   const [unit, size] = value >= 1_048_576 ? ['MB', 1_048_576] : value >= 1024 ? ['KB', 1024] : ['bytes', 1];
-  return size === 1 ? `${count(value)} bytes` : `${(value / size).toFixed(1)} ${unit}`;
+  return size === 1 ? plural(value, 'byte') : `${(value / size).toFixed(1)} ${unit}`;
 }
 
 function share(part: number, whole: number): string {
@@ -106,7 +107,7 @@ function histogram(label: string, buckets: Bucket[]): string {
     // Every bucket named up to 12; else each year where it starts, and the first month when no January is near.
     const named = buckets.length <= 12 || !/^\d{4}-\d{2}$/.test(b.name) || b.name.endsWith('-01') || (i === 0 && !buckets.slice(1, 4).some((n) => n.name.endsWith('-01')));
     const tick = named ? `<text x="${x}%" y="${height + 16}">${text(buckets.length > 12 && b.name.endsWith('-01') ? b.name.slice(0, 4) : b.name)}</text>` : '';
-    return `<g><title>${text(b.name)}: ${count(b.value)} URL${b.value === 1 ? '' : 's'}</title><rect class="${b.future ? 'future' : 'bar'}" x="${x}%" y="${(height - barHeight).toFixed(1)}" width="${(step * 0.8).toFixed(3)}%" height="${barHeight.toFixed(1)}"/>${tick}</g>`;
+    return `<g><title>${text(b.name)}: ${plural(b.value, 'URL')}</title><rect class="${b.future ? 'future' : 'bar'}" x="${x}%" y="${(height - barHeight).toFixed(1)}" width="${(step * 0.8).toFixed(3)}%" height="${barHeight.toFixed(1)}"/>${tick}</g>`;
   });
   return `<svg class="chart" role="img" aria-label="${attr(label)}" height="${height + 22}"><line class="axis" x1="0" x2="100%" y1="${height + 0.5}" y2="${height + 0.5}"/>${bars.join('')}</svg>`;
 }
@@ -181,12 +182,12 @@ function problemsSection(model: ReportModel): string {
     });
     const more = p.count > p.examples.length ? `<p class="muted">${count(p.count - p.examples.length)} more not listed.</p>` : '';
     return `<article class="problem ${attr(p.severity)}"><h3><code>${text(p.code)}</code> ${text(p.title)}</h3>
-<p><strong class="${p.severity === 'error' ? 'bad' : 'warn'}">${count(p.count)} ${p.severity === 'info' ? 'note' : text(p.severity)}${p.count === 1 ? '' : 's'}</strong></p>
+<p><strong class="${p.severity === 'error' ? 'bad' : 'warn'}">${plural(p.count, p.severity === 'info' ? 'note' : text(p.severity))}</strong></p>
 ${p.searchConsole === undefined ? '' : `<p>Search Console: “${text(p.searchConsole)}”</p>`}
 ${p.fix === undefined ? '' : `<p><strong>Fix:</strong> ${text(p.fix)}</p>`}
 ${examples.length > 0 ? `<ol>${examples.join('')}</ol>` : ''}${more}</article>`;
   });
-  return section('problems', 'Problems', `<p>${count(model.problems.length)} kinds of problem, grouped by code.</p>\n${items.join('\n')}`);
+  return section('problems', 'Problems', `<p>${plural(model.problems.length, 'kind')} of problem, grouped by code.</p>\n${items.join('\n')}`);
 }
 
 function directoriesSection(model: ReportModel): string {
@@ -195,15 +196,11 @@ function directoriesSection(model: ReportModel): string {
   const top = rows.slice(0, 25);
   const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [`<a href="#urls" data-filter="${attr(r.name)}" title="Show these URLs in the table"><code>${text(r.name)}</code></a>`, count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
   return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix, the ${top.length} largest`, top)}
-<details><summary>All ${count(rows.length)} prefixes as a table</summary>${all}</details>`);
+<details><summary>All ${plural(rows.length, 'prefix', 'prefixes')} as a table</summary>${all}</details>`);
 }
 
 function sharesTable(caption: string, values: { value: string; urls: number }[], total: number): string {
   return dataTable(caption, ['Value', 'URLs', 'Share'], values.map((v) => [v.value === '' ? '<span class="muted">(none)</span>' : text(v.value), count(v.urls), share(v.urls, total)]), [1, 2]);
-}
-
-function urls(n: number): string {
-  return `${count(n)} ${n === 1 ? 'URL' : 'URLs'}`;
 }
 
 function freshnessSection(model: ReportModel): string {
@@ -211,8 +208,8 @@ function freshnessSection(model: ReportModel): string {
   const today = model.generatedAt.slice(0, 7);
   const buckets = freshnessBuckets(f.byMonth, today);
   const callouts = [
-    f.future > 0 ? `<p class="callout"><strong class="bad">${urls(f.future)}</strong> ${f.future === 1 ? 'has' : 'have'} a lastmod in the future; Google ignores a lastmod it cannot trust.</p>` : '',
-    f.missing > 0 ? `<p class="callout"><strong>${urls(f.missing)}</strong> (${share(f.missing, model.summary.urls)}) ${f.missing === 1 ? 'has' : 'have'} no lastmod.</p>` : '',
+    f.future > 0 ? `<p class="callout"><strong class="bad">${plural(f.future, 'URL')}</strong> ${f.future === 1 ? 'has' : 'have'} a lastmod in the future; Google ignores a lastmod it cannot trust.</p>` : '',
+    f.missing > 0 ? `<p class="callout"><strong>${plural(f.missing, 'URL')}</strong> (${share(f.missing, model.summary.urls)}) ${f.missing === 1 ? 'has' : 'have'} no lastmod.</p>` : '',
     f.allSame !== undefined ? `<p class="callout">Every URL with a lastmod has the same one, <code>${text(f.allSame)}</code>: it looks like the time the sitemap was generated, not when pages changed, and Google then ignores it.</p>` : '',
   ].join('');
   const chart = buckets.length === 0 ? '<p>No URL has a lastmod.</p>'
@@ -232,10 +229,10 @@ function extensionsSection(model: ReportModel): string {
   const perUrl = x.imagesPerUrl.map((urls, i) => [i === 9 ? '10 or more' : String(i + 1), count(urls)]).filter((row) => row[1] !== '0');
   const reciprocity = x.hreflangProblems.examples.map((e) => [`<code>${text(e.loc)}</code>`, `<code>${text(e.alternate)}</code>`]);
   return section('extensions', 'Extensions', `<dl class="figures">
-${figure('URLs with images', count(x.urlsWithImages), `${count(x.images)} images`)}
+${figure('URLs with images', count(x.urlsWithImages), plural(x.images, 'image'))}
 ${figure('Videos', count(x.videos))}
 ${figure('News articles', count(x.news), x.news > 0 ? `${count(x.newsAge.recent)} within 2 days, ${count(x.newsAge.month)} within 30, ${count(x.newsAge.older)} older` : '')}
-${figure('URLs with hreflang', count(x.hreflangUrls), `${count(x.hreflangGroups)} groups`)}
+${figure('URLs with hreflang', count(x.hreflangUrls), plural(x.hreflangGroups, 'group'))}
 ${figure('hreflang not reciprocal', count(x.hreflangProblems.count), '', x.hreflangProblems.count > 0 ? 'bad' : '')}
 </dl>
 ${perUrl.length > 0 ? dataTable('Images per URL', ['Images', 'URLs'], perUrl, [1]) : ''}
@@ -281,7 +278,7 @@ function urlTableSection(model: ReportModel): string {
 <select id="url-only" disabled><option value="">every URL</option><option value="e">with an error</option><option value="w">with a warning</option><option value="d">listed more than once</option><option value="f">with a lastmod in the future</option></select>
 <a id="url-csv" href="#urls" download="sitemapkit-urls.csv" hidden>Download the rows shown as CSV</a>
 </div>
-<p id="url-status" role="status">Unpacking ${count(model.summary.urls)} URLs…</p>
+<p id="url-status" role="status">Unpacking ${plural(model.summary.urls, 'URL')}…</p>
 <div class="table-wrap"><table id="url-table"><caption class="visually-hidden">Every URL of the set; the column buttons sort it.</caption>
 <thead><tr>${head}</tr></thead><tbody id="url-rows"></tbody></table></div>
 <nav class="pager" aria-label="Pages of the URL table"><button type="button" id="url-previous" disabled>Previous page</button><span id="url-page">Page 1 of 1</span><button type="button" id="url-next" disabled>Next page</button>

@@ -5,7 +5,7 @@
 // as it was (stale copy, else 503); one failing mid-stream cuts the body, never a complete-looking wrong one.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError, checkCount } from '../errors.js';
+import { InvalidValueError, SitemapError, checkCount, plural } from '../errors.js';
 import { SitemapSetWriter, type SitemapFileInfo } from '../write/sitemap-set-writer.js';
 import { serializeSitemapIndex } from '../write/sitemap-index.js';
 import { numberedStem } from '../write/child-names.js';
@@ -162,7 +162,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
         let last: { entry: UrlEntry; given: number } | undefined;
         const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, onInvalid, out);
         if (first !== undefined) {
-          const message = `${leftOut} ${leftOut === 1 ? 'entry' : 'entries'} left out of ${childName(k)} (give onInvalid to have each); the first: ${first.message}`;
+          const message = `${plural(leftOut, 'entry', 'entries')} left out of ${childName(k)} (give onInvalid to have each); the first: ${first.message}`;
           onError(new InvalidValueError(first.rule, first.field, first.value, message), childName(k));
         }
         // A generation given up is older than the one after it: its cursor is not the next child's.

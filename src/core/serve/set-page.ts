@@ -3,6 +3,7 @@
 
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
+import { plural } from '../errors.js';
 import { newestLastmod } from '../datetime.js';
 import { readXmlSitemapText } from '../read/xml-reader.js';
 import type { Representation, SitemapFile, StreamedRepresentation } from './handler.js';
@@ -71,7 +72,7 @@ export function renderSetPage(view: SetView, title: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${e(title)}</title><style>${STYLE}</style></head><body>
 <h1>${e(title)}</h1>
-<p>${formatCount(view.totalUrls)} URLs in ${formatCount(view.files.length)} ${view.files.length === 1 ? 'file' : 'files'}${newest !== undefined ? `; newest lastmod ${e(newest)}` : ''}.</p>
+<p>${plural(view.totalUrls, 'URL')} in ${plural(view.files.length, 'file')}${newest !== undefined ? `; newest lastmod ${e(newest)}` : ''}.</p>
 <table><thead><tr><th>File</th><th>URLs</th><th>Newest lastmod</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>

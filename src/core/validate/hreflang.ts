@@ -9,8 +9,7 @@
 // scheme in another case is the same page, but `/en` and `/en/` are two, as Google matches them.
 
 import type { Diagnostic } from '../diagnostics.js';
-import { positiveInteger, quoteValue } from '../errors.js';
-import { formatCount } from '../count-text.js';
+import { plural, positiveInteger, quoteValue } from '../errors.js';
 import type { UrlEntry } from '../model.js';
 import { addLaneExtensions, EXTRA_FIELDS, extraValue, laneLoc, R_COLUMN, R_END, R_EXTRA_COUNT, R_EXTRA_FROM, R_FLAGS, R_HASH_1, R_HASH_2, R_LINE, R_LOC_LENGTH, R_LOC_START, R_START, F_LOC_REFERENCES, F_LOC_UNUSUAL, X_FLAGS, X_HREF_HASH_1, X_HREF_HASH_2, X_HREFLANG_HASH_1, X_HREFLANG_HASH_2, X_HREFLANG_LENGTH, X_HREFLANG_START, X_IMAGE, X_KIND, X_VALUE_LENGTH, X_VALUE_START } from '../read/lane.js';
 import { comparableUrl, locFingerprint, MAX_URL_LENGTH } from '../url.js';
@@ -140,7 +139,7 @@ export class HreflangChecker {
     this.graph ??= new AlternateGraph();
     if (this.graph.urls >= this.maxUrls) {
       this.graph = undefined; // frees the memory: nothing more can be concluded
-      this.notChecked = problemAt({ line, column }, 'hreflang/not-checked', `hreflang return links were not checked: the sitemap has more than ${formatCount(this.maxUrls)} urls`,
+      this.notChecked = problemAt({ line, column }, 'hreflang/not-checked', `hreflang return links were not checked: the sitemap has more than ${plural(this.maxUrls, 'url')}`,
         'check smaller sitemaps (at most 50,000 urls each, as sitemaps.org requires), or raise maxUrls');
       return undefined;
     }

@@ -2,7 +2,7 @@
 // the entries of every format: loc's encoding, length and scope, duplicates, future lastmods, limits.
 
 import type { Diagnostic } from '../diagnostics.js';
-import { positiveInteger, SitemapError } from '../errors.js';
+import { plural, positiveInteger, SitemapError } from '../errors.js';
 import type { Limits, SitemapRef, UrlEntry } from '../model.js';
 import { videoContentProblems } from '../vocabulary.js';
 import type { EntryPosition } from '../read/types.js';
@@ -148,7 +148,7 @@ export function duplicateDiagnostic(loc: string, firstLine: number, at: EntryPos
 }
 
 export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Diagnostic {
-  return { code: DUPLICATES_NOT_CHECKED.code, severity: DUPLICATES_NOT_CHECKED.severity, message: `more than ${maxTracked} URLs: duplicates after this one are not checked`, line: at.line, column: at.column };
+  return { code: DUPLICATES_NOT_CHECKED.code, severity: DUPLICATES_NOT_CHECKED.severity, message: `more than ${plural(maxTracked, 'URL')}: duplicates after this one are not checked`, line: at.line, column: at.column };
 }
 
 /** The rules laneUrls checks from the lane's records; any other gets every record made an entry. */
@@ -210,7 +210,7 @@ export class ProtocolChecker {
     for (let i = 0; i < ENTRY_RULES.length; i++) (ENTRY_RULES[i] as EntryRule).check(entry, at, this.context);
     if (entry.news !== undefined && ++this.news > this.options.limits.maxNewsPerSitemap && !this.newsReported) {
       this.newsReported = true;
-      this.report(NEWS_TOO_MANY, `more than ${this.options.limits.maxNewsPerSitemap} news entries in one sitemap`, at, 'put the rest in another news sitemap');
+      this.report(NEWS_TOO_MANY, `more than ${plural(this.options.limits.maxNewsPerSitemap, 'news entry', 'news entries')} in one sitemap`, at, 'put the rest in another news sitemap');
     }
   }
 

@@ -2,7 +2,7 @@
 // For a set split across files, use writeSitemaps (Node) or SitemapSetWriter directly.
 
 import { LIMITS_PROFILES, type Limits, type UrlEntry } from '../model.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, plural } from '../errors.js';
 import type { UrlScope } from '../url.js';
 import { FOOTER, SitemapSetWriter, rootStart, xmlDeclaration } from './sitemap-set-writer.js';
 
@@ -32,7 +32,7 @@ export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncItera
       writer.add(entry);
     } catch (error) {
       if (error instanceof SitemapError && error.rule === 'limits/too-many-sitemaps') {
-        throw new SitemapError('ERR_SITEMAP_LIMIT', `the entries do not fit in one sitemap (at most ${limits.maxUrlsPerSitemap} URLs and ${limits.maxBytesPerSitemap} bytes); use writeSitemaps to split them`, 'limits/document-full');
+        throw new SitemapError('ERR_SITEMAP_LIMIT', `the entries do not fit in one sitemap (at most ${plural(limits.maxUrlsPerSitemap, 'URL')} and ${plural(limits.maxBytesPerSitemap, 'byte')}); use writeSitemaps to split them`, 'limits/document-full');
       }
       throw error;
     }

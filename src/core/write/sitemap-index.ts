@@ -3,7 +3,7 @@
 // legacy profile) and the same byte limit as a sitemap.
 
 import { NS, type Limits, type SitemapRef } from '../model.js';
-import { SitemapError } from '../errors.js';
+import { SitemapError, plural } from '../errors.js';
 import { escapeXml } from '../xml/escape.js';
 import { normalizeUrl } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
@@ -22,7 +22,7 @@ export function serializeSitemapIndex(refs: Iterable<SitemapRef>, options: Sitem
   for (const ref of refs) {
     count++;
     if (count > options.limits.maxSitemapsPerIndex) {
-      throw new SitemapError('ERR_SITEMAP_LIMIT', `a sitemap index may list at most ${options.limits.maxSitemapsPerIndex} sitemaps`, 'limits/too-many-sitemaps');
+      throw new SitemapError('ERR_SITEMAP_LIMIT', `a sitemap index may list at most ${plural(options.limits.maxSitemapsPerIndex, 'sitemap')}`, 'limits/too-many-sitemaps');
     }
     let xml = '<sitemap><loc>' + escapeXml(normalizeUrl(ref.loc, 'loc', undefined, options.limits.maxLocLength)) + '</loc>';
     if (ref.lastmod !== undefined && ref.lastmod !== null) xml += '<lastmod>' + toSitemapDate(ref.lastmod, 'lastmod').text + '</lastmod>';

@@ -10,7 +10,7 @@
 // slices of a chunk, which they keep alive.
 
 import { diagnosticAt, type Diagnostic, type Severity } from '../diagnostics.js';
-import { SitemapError, positiveInteger, show } from '../errors.js';
+import { SitemapError, plural, positiveInteger, show } from '../errors.js';
 import { NON_XML_CHAR_CANDIDATE, codePointName, indexOfNonXmlChar, isHighSurrogate, isLowSurrogate, isNonXmlCharAt } from './escape.js';
 import { LaneOffer, type XmlLane } from './lane-offer.js';
 import { LineCounter } from './lines.js';
@@ -957,7 +957,7 @@ export class XmlTokenizer {
     this.forbiddenIn(buf, i, j);
     // Never kept, but bounded as a value is (libxml2 refuses a comment of over 10,000,000 characters).
     if (this.bufBase + j - this.tokOffset - 4 > this.maxValue) {
-      this.reportTok('budget/value-length', `a comment longer than ${this.maxValue} characters`, 'raise maxValueLength if this is legitimate');
+      this.reportTok('budget/value-length', `a comment longer than ${plural(this.maxValue, 'character')}`, 'raise maxValueLength if this is legitimate');
     }
     this.state = S_TEXT;
     return j + 3;
@@ -1156,13 +1156,13 @@ export class XmlTokenizer {
   private takeName(buf: string, end: number, kind: string, line: number, column: number, offset: number): string {
     const name = this.takeSection(buf, end, this.maxName);
     if (this.sectionCut) {
-      this.report('budget/name-length', `${kind} name longer than ${this.maxName} characters, cut: ${show(name, 60)}`, line, column, offset, 'raise maxNameLength if this is legitimate');
+      this.report('budget/name-length', `${kind} name longer than ${plural(this.maxName, 'character')}, cut: ${show(name, 60)}`, line, column, offset, 'raise maxNameLength if this is legitimate');
     }
     return name;
   }
 
   private valueTooLong(what: string, line: number, column: number, offset: number): void {
-    this.report('budget/value-length', `${what} longer than ${this.maxValue} characters; only the first ${this.maxValue} are kept`, line, column, offset, 'raise maxValueLength if this is legitimate');
+    this.report('budget/value-length', `${what} longer than ${plural(this.maxValue, 'character')}; only the first ${this.maxValue} are kept`, line, column, offset, 'raise maxValueLength if this is legitimate');
   }
 
   private junk(i: number, c: number): void {
@@ -1253,7 +1253,7 @@ export class XmlTokenizer {
     if (this.overDepth > 0 || names.length >= this.maxDepth) {
       if (!this.depthReported) {
         this.depthReported = true;
-        this.reportTok('budget/depth', `elements nested deeper than ${this.maxDepth} levels are skipped (reported once)`, 'raise maxDepth if this is legitimate');
+        this.reportTok('budget/depth', `elements nested deeper than ${plural(this.maxDepth, 'level')} are skipped (reported once)`, 'raise maxDepth if this is legitimate');
       }
       if (!selfClosing) this.overDepth++;
       return;
@@ -1697,7 +1697,7 @@ export class XmlTokenizer {
     const line = this.lines.line;
     const column = eof - this.lines.lineStart + 1;
     if (this.overDepth > 0) {
-      this.report('xml/unclosed-element', `${this.overDepth} elements nested beyond maxDepth are not closed`, line, column, eof);
+      this.report('xml/unclosed-element', `${plural(this.overDepth, 'element')} nested beyond maxDepth not closed`, line, column, eof);
       this.overDepth = 0;
     }
     const names = this.names;

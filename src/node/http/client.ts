@@ -7,7 +7,7 @@
 // dripping a byte a second is cut off. A host found unreachable is not asked again during the client's life.
 
 import { parseHttpDate } from '../../core/datetime.js';
-import { SitemapError, checkCount } from '../../core/errors.js';
+import { SitemapError, checkCount, plural } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
 import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './policy.js';
 import { HostSlots, type Release } from './slots.js';
@@ -338,7 +338,7 @@ export class HttpClient {
           return failed('fetch/redirect-loop', `redirect loop: ${[url, ...redirects, next].join(' → ')}`, current);
         }
         if (redirects.length >= (this.options.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) {
-          return failed('fetch/too-many-redirects', `more than ${redirects.length} redirects (last: ${next})`, current);
+          return failed('fetch/too-many-redirects', `more than ${plural(redirects.length, 'redirect')} (last: ${next})`, current);
         }
         redirects.push(next);
         current = next;
@@ -424,7 +424,7 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     const reason = this.signal.aborted ? stopReason(this.signal) : error;
     if (reason instanceof FetchFailure) return reason;
     const { code, message: said } = describeError(reason);
-    if (code === 'fetch/aborted') return new FetchFailure(code, `${said} after ${this.bytes} bytes of the body`);
+    if (code === 'fetch/aborted') return new FetchFailure(code, `${said} after ${plural(this.bytes, 'byte')} of the body`);
     if (code !== 'fetch/connection') return new FetchFailure(code as `fetch/${string}`, said);
     const zlibCode = (reason as { code?: string }).code;
     // zlib refusing the data (brotli says ERR__ERROR_…; gzip, undone by decompress.ts, gzip/corrupt) is a bad body; its input
@@ -432,13 +432,13 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     const gzip = reason instanceof SitemapError && reason.rule === 'gzip/corrupt';
     const message = gzip ? reason.message : said;
     if ((gzip || /^(?:Z_|ERR__ERROR_)/.test(zlibCode ?? '')) && (!message.includes('unexpected end of file') || this.delimitation !== 'close')) {
-      return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${this.bytes} bytes: ${message}`);
+      return new FetchFailure('fetch/body', `the Content-Encoding could not be undone after ${plural(this.bytes, 'byte')}: ${message}`);
     }
     // What the body lacked, by how its end was to be known.
     const missing = this.delimitation === 'chunked' ? 'the connection ended before the last chunk of its chunked transfer coding'
       : this.delimitation === 'content-length' ? `the connection ended before the ${this.response.headers.get('content-length') ?? ''} bytes its Content-Length announced`
       : 'the connection broke instead of closing';
-    return new FetchFailure('fetch/truncated', `the body was cut short after ${this.bytes} bytes: ${missing} (${message})`);
+    return new FetchFailure('fetch/truncated', `the body was cut short after ${plural(this.bytes, 'byte')}: ${missing} (${message})`);
   }
 }
 

@@ -10,6 +10,7 @@ import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions
 import type { LookupFunction } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { createBrotliDecompress, createInflate, createInflateRaw } from 'node:zlib';
+import { plural } from '../../core/errors.js';
 import { gunzipped } from '../decompress.js';
 import type { FetchFunction } from './client.js';
 
@@ -149,7 +150,7 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
         if (cap !== undefined) {
           message.on('data', (chunk: Buffer) => {
             received += chunk.length;
-            if (received > cap) message.destroy(Object.assign(new Error(`more than ${cap} bytes received before decoding`), { code: ENCODED_TOO_LARGE }));
+            if (received > cap) message.destroy(Object.assign(new Error(`more than ${plural(cap, 'byte')} received before decoding`), { code: ENCODED_TOO_LARGE }));
           });
         }
         const encoding = (message.headers['content-encoding'] ?? '').trim().toLowerCase();
