@@ -246,6 +246,8 @@ export class StreamDecoder {
   private asciiSafe = false;
   /** Whether the native decoder may hold the start of a sequence (its last byte was not ASCII). */
   private pending = false;
+  /** The first byte past whitespace is "<": markup, which an XML declaration can give an encoding; a text sitemap cannot. */
+  private markup = false;
 
   /**
    * @param maxBytes how many bytes at most are gathered before sniffing (default 1 KiB, at least 4).
@@ -331,6 +333,7 @@ export class StreamDecoder {
     }
     const sniff = sniffEncoding(all.subarray(0, this.sniffBytes));
     this.sniff = sniff;
+    this.markup = all.find((b) => b > 0x20) === 0x3c;
     this.diagnostics.push(...sniff.diagnostics);
     this.decoder = decoderFor(sniff.encoding, sniff.declared);
     this.asciiSafe = sniff.encoding === 'utf-8' || SINGLE_BYTE.has(sniff.encoding);
@@ -410,7 +413,7 @@ export class StreamDecoder {
   private hint(): string {
     const s = this.sniff;
     return s !== undefined && s.source === 'default' && s.encoding === 'utf-8'
-      ? 'the file is not valid UTF-8: save it as UTF-8, or declare its real encoding in the XML declaration'
+      ? `the file is not valid UTF-8: save it as UTF-8${this.markup ? ', or declare its real encoding in the XML declaration' : ' (a text sitemap must be UTF-8, sitemaps.org)'}`
       : `the file is not valid ${encodingName(this.encoding)}: check the encoding it is saved in`;
   }
 }

@@ -206,6 +206,14 @@ describe('StreamDecoder: encodings', () => {
 });
 
 describe('StreamDecoder: invalid bytes', () => {
+  it('the hint names the XML declaration for markup only: a text sitemap or URL list has none (sitemaps.org: text files must be UTF-8)', () => {
+    const hint = (text: string): string | undefined => whole(Buffer.concat([Buffer.from(text), Buffer.from([0xe9, 0x0a])])).diagnostics[0]?.hint;
+    assert.match(hint(' <urlset><loc>https://a.example/caf') ?? '', /declare its real encoding in the XML declaration/);
+    for (const text of ['https://a.example/caf', '\n\nhttps://a.example/caf']) {
+      assert.equal(hint(text), 'the file is not valid UTF-8: save it as UTF-8 (a text sitemap must be UTF-8, sitemaps.org)');
+    }
+  });
+
   it('reports an invalid byte, not a literal U+FFFD (EF BF BD), with its byte offset and text offset', () => {
     const bytes = readFileSync(`${FIXTURES}invalid-utf8.xml`);
     const bad = bytes.indexOf(Buffer.from([0xe9, 0x2d, 0x2d]));
