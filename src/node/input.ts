@@ -28,7 +28,7 @@ export interface InputRecord {
 }
 
 /** Input read but ignored, reported once per file (docs/rules.md "Input"). */
-export type InputWarningCode = 'input/unknown-column' | 'input/unknown-field';
+export type InputWarningCode = 'input/unknown-column' | 'input/unknown-field' | 'input/no-records';
 
 export interface InputWarning {
   code: InputWarningCode;
@@ -46,7 +46,7 @@ export interface ReadInputOptions {
   body?: AsyncIterable<Uint8Array>;
   /** Base for relative paths; defaults to `process.cwd()`. */
   cwd?: string;
-  /** Input that is ignored: unknown CSV/TSV columns, unknown JSON Lines fields; each once per file. */
+  /** Input that is ignored: unknown CSV/TSV columns, unknown JSON Lines fields; each once per file; a CSV/TSV header without records. */
   onWarning?: (warning: InputWarning) => void;
   /** Which CSV/TSV header names hold the known columns (`--columns`); others are found by their common names. */
   columns?: ColumnMapping;
@@ -295,6 +295,8 @@ type TableRecord = (fields: string[], line: number, invalidUtf8: boolean) => voi
 /** A CSV or TSV input: `splitter` hands its records to `record`, the header first. */
 function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], options: ReadInputOptions, splitter: (record: TableRecord) => Sink): Sink {
   let columns: CsvColumns | undefined;
+  // The header's line while no record has followed it: an export of nothing is not an empty input.
+  let headerOnly = 0;
   const records = splitter((fields, line, invalidUtf8) => {
     // An empty row (a line of spaces, a spreadsheet's ",,,") is a blank line, skipped as in a text input.
     if (fields.every((field) => field.trim() === '')) return;
@@ -306,8 +308,10 @@ function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], 
         throw error;
       }
       warnUnknownColumns(kind, file, line, columns, options.onWarning);
+      headerOnly = line;
       return;
     }
+    headerOnly = 0;
     if (invalidUtf8) {
       out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
       return;
@@ -327,6 +331,7 @@ function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], 
         const header = kind === 'CSV' ? 'loc,lastmod,changefreq,priority' : 'loc<TAB>lastmod<TAB>changefreq<TAB>priority';
         throw new SitemapError('ERR_SITEMAP_INPUT_FORMAT', `${file}: empty ${kind} input; expected a header line such as ${header}`, 'input/csv-header');
       }
+      if (headerOnly > 0) options.onWarning?.({ code: 'input/no-records', message: `the ${kind} has a header and no records`, file, line: headerOnly });
     },
   };
 }

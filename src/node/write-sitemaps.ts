@@ -189,7 +189,7 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
   try {
     const rejected = await feed(entries, writer, output.files, options, progress);
     const infos = writer.end();
-    if (infos.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: every entry was refused (${plural(rejected, 'entry', 'entries')})` : 'no URLs to write: the input is empty');
+    if (infos.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: every entry was refused (${plural(rejected, 'entry', 'entries')})` : 'no URLs to write: the input lists none');
     const diskSizes = await Promise.all(staged.map((file) => file.diskBytes));
     options.onProgress?.(progress(rejected));
     // Its own writes in the staging folder (the entry file) fail as the output stage's do.

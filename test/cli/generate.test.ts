@@ -188,6 +188,10 @@ test('an input refused whole writes nothing and says so: not even the --out fold
   const empty = await runCli(['generate', 'empty.txt', '--base-url', 'https://e.com/', '--out', 'out'], { cwd: dir });
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /no URLs to write/);
+  writeFileSync(join(dir, 'header.csv'), 'loc,lastmod\n');
+  const header = await runCli(['generate', 'header.csv', '--base-url', 'https://e.com/', '--out', 'out'], { cwd: dir });
+  assert.equal(header.code, 2);
+  assert.match(header.stderr, /^header\.csv:1: warning input\/no-records the CSV has a header and no records\n.*no URLs to write: the input lists none\n/);
   const refused: [string[], number][] = [
     [['missing.txt', '--out', 'out/a'], 2],
     [['bad.txt', '--out', 'out/a/b'], 1],

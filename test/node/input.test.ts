@@ -374,6 +374,19 @@ describe('readInput', () => {
     assert.match(warnings[1]?.message ?? '', /^unknown CSV columns "c0", .*"c7" and 2 more ignored/);
   });
 
+  it('csv and tsv: a header and no records is one input/no-records warning at the header (the input is not empty)', async () => {
+    for (const [file, text, format] of [['h.csv', 'loc,lastmod\r\n\r\n,\r\n', 'csv'], ['h.tsv', '\nloc\tlastmod\n', 'tsv']] as const) {
+      const warnings: InputWarning[] = [];
+      const { records } = await collect(file, text, format, (w) => warnings.push(w));
+      assert.equal(records.length, 0);
+      const line = format === 'csv' ? 1 : 2;
+      assert.deepEqual(warnings, [{ code: 'input/no-records', file, line, message: `the ${format.toUpperCase()} has a header and no records` }]);
+    }
+    const warnings: InputWarning[] = [];
+    await collect('one.csv', 'loc\nhttps://e.com/a\n', 'csv', (w) => warnings.push(w));
+    assert.deepEqual(warnings, []);
+  });
+
   it('jsonl: an unknown field is ignored, with one input/unknown-field warning per file and field (array indexes aside)', async () => {
     const text = [
       '{"loc":"https://e.com/a","lastMod":"2024-01-01","images":[{"loc":"https://e.com/1","alt":"x"}]}',
