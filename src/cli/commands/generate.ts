@@ -2,12 +2,11 @@
 
 import { resolve } from 'node:path';
 import { SitemapError, type InvalidValueError } from '../../core/errors.js';
-import type { UrlEntry } from '../../core/model.js';
 import { parseColumnMapping } from '../../core/input/csv.js';
 import { EntryPolicy, type EntryDefaults } from '../../core/input/entry-policy.js';
 import { isFutureLastmod } from '../../core/datetime.js';
 import { UrlEntrySerializer } from '../../core/write/url-entry.js';
-import { LIMITS_PROFILES } from '../../core/model.js';
+import { LIMITS_PROFILES, type UrlEntry } from '../../core/model.js';
 import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../node/input.js';
 import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, type WriteSitemapsOptions } from '../../node/write-sitemaps.js';
 import type { IndexFile } from '../../node/scale/shard-set.js';
