@@ -209,7 +209,7 @@ function progressLine(p: WriteProgress): string {
 
 function humanSummary(s: WriteSummary & { indexFiles?: IndexFile[] }, rejected: number, warnings: number, excluded: number, verbose: boolean, cwd: string): string {
   const lines: string[] = [];
-  const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and an index` : plural(s.sitemaps.length, 'sitemap');
+  const files = s.indexed ? `${plural(s.sitemaps.length, 'sitemap')} and ${(s.indexFiles?.length ?? 1) === 1 ? 'an index' : plural(s.indexFiles?.length ?? 1, 'index', 'indexes')}` : plural(s.sitemaps.length, 'sitemap');
   lines.push(`${s.dryRun === true ? 'Dry run, nothing written: would write' : 'Wrote'} ${plural(s.urls, 'URL')} in ${files} to ${shownPath(s.outDir, cwd)} (${formatBytes(s.bytes)} of XML, ${formatBytes(s.diskBytes)} on disk) in ${formatDuration(s.durationMs)}.`);
   if (s.indexFiles !== undefined && s.indexFiles.length > 1) {
     lines.push(`  ${s.indexFiles.length} index files (submit each, or list each in robots.txt):`, ...s.indexFiles.map((file) => `    ${shownPath(file.path, cwd)} (${file.loc}, ${plural(file.sitemaps, 'sitemap')})`));
