@@ -537,7 +537,7 @@ describe('parseJsonLine', () => {
 });
 
 describe('filterPath', () => {
-  it('is the path from the host root without the leading /, the query and the fragment, by a character scan', () => {
+  it('is the path from the host root without the leading /, the query and the fragment', () => {
     const cases: [string, string][] = [
       ['https://e.com/blog/a?x=1#f', 'blog/a'],
       ['https://e.com', ''],

@@ -38,37 +38,15 @@ const HREFLANG_FIELD = 'xhtml:link@hreflang';
 /** Distinct hreflang values whose verdict is remembered (a site has a few dozen). */
 const MAX_CACHED_TAGS = 1000;
 
-/** A scheme (RFC 3986 §3.1) and `//` at the start: `://` later in a path or query is no authority. */
-const SCHEME_AND_SLASHES = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+/** A scheme (RFC 3986 §3.1), `//` and the authority at the start (`://` later in a path or query is none), one `/`, then the path. */
+const PATH_OF = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)?\/?([^?#]*)/;
 
 /**
  * The URL path of `loc` as written, as the filters see it: without the leading `/`, query and fragment.
  * `https://example.com/blog/a?x=1` and `/blog/a#top` are both `blog/a`.
  */
 export function filterPath(loc: string): string {
-  let start = 0;
-  const scheme = SCHEME_AND_SLASHES.exec(loc);
-  if (scheme !== null) {
-    // The authority runs to the first /, ? or # after the scheme.
-    start = loc.length;
-    for (let i = scheme[0].length; i < loc.length; i++) {
-      const c = loc.charCodeAt(i);
-      if (c === 0x2f || c === 0x3f || c === 0x23) {
-        start = i;
-        break;
-      }
-    }
-  }
-  let end = loc.length;
-  for (let i = start; i < loc.length; i++) {
-    const c = loc.charCodeAt(i);
-    if (c === 0x3f || c === 0x23) {
-      end = i;
-      break;
-    }
-  }
-  if (start < end && loc.charCodeAt(start) === 0x2f) start++;
-  return loc.slice(start, end);
+  return (PATH_OF.exec(loc) as RegExpExecArray)[1] as string;
 }
 
 /**
