@@ -4,7 +4,7 @@
 // `generate --shards N` in one process.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -139,10 +139,10 @@ function catalogue(n: number, seed = 0): string {
   return Array.from({ length: n }, (_, i) => itemUrl(i, seed)).join('\n') + '\n';
 }
 
-/** The same input written by `generate --shards N` in one process. */
-function generateSharded(input: string, out: string, shards: number, expectedCode = 0): void {
-  const result = spawnSync(process.execPath, [BIN, 'generate', input, '--base-url', BASE, '--out', out, '--shards', String(shards), '-q'], { encoding: 'utf8' });
-  assert.equal(result.status, expectedCode, result.stderr);
+/** The same input written by `generate --shards N` in one process: started at once, awaited when its set is compared (it runs while the queued run waits). */
+async function generateSharded(input: string, out: string, shards: number, expectedCode = 0): Promise<void> {
+  const result = cli(['generate', input, '--base-url', BASE, '--out', out, '--shards', String(shards), '-q']);
+  assert.equal(await result.exited, expectedCode, result.stderr());
 }
 
 test('three workers write a set byte-identical to generate --shards; a line the coordinator cannot place is reported (exit 1); status tells the run', { skip }, async () => {
@@ -151,10 +151,11 @@ test('three workers write a set byte-identical to generate --shards; a line the 
   writeFileSync(input, catalogue(6000) + 'ftp://shop.example.com/p/nope\n');
   const workers = [worker('q1'), worker('q1'), worker('q1', '--concurrency', '2')];
   const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q1', '--out', join(dir, 'queued'), '--base-url', BASE, '--shards', '5']);
+  const single = generateSharded(input, join(dir, 'single'), 5, 1);
   assert.equal(await run.exited, 1, run.stderr());
   assert.match(run.stderr(), /urls\.txt:6001: /);
   assert.match(run.stdout(), /^Published 6,000 URLs in \d+ sitemaps \(5 shards\) to .*queued in .*: sitemap\.xml\.$/m);
-  generateSharded(input, join(dir, 'single'), 5, 1);
+  await single;
   assertSameSet(join(dir, 'queued'), join(dir, 'single'));
   assert.ok(!existsSync(join(dir, 'queued', '.sitemapkit-queue')), 'the scratch files are removed');
   // Each worker process took jobs from the one queue (the three of them did the 6 jobs between them).
@@ -204,9 +205,11 @@ test('a worker killed with kill -9 mid-shard: another takes the job over and the
   await a.exited;
   assert.doesNotMatch(a.stderr(), /: done shard/, 'A was killed before the end of its shard');
   const b = worker('q3', ...TAKEOVER_LOCK);
+  // Written while B waits for A's lock to expire.
+  const single = generateSharded(input, join(dir, 'single'), 1);
   assert.equal(await run.exited, 0, run.stderr() + b.stderr());
   assert.match(b.stderr(), /done shard 0 of 1/);
-  generateSharded(input, join(dir, 'single'), 1);
+  await single;
   assertSameSet(out, join(dir, 'single'));
   assert.equal(await stop(b), 0);
 });
@@ -241,7 +244,7 @@ test('a shard that fails for good fails the run: exit 2, the failed shard and it
   const out = join(dir, 'out');
   const input = join(dir, 'urls.txt');
   writeFileSync(input, catalogue(2000, 3));
-  generateSharded(input, out, 4);
+  await generateSharded(input, out, 4);
   const published = setFiles(out);
   writeFileSync(input, catalogue(2500, 4));
   const run = cli(['queue', 'generate', input, '--redis', redis.url, '--queue', 'q4', '--out', out, '--base-url', BASE, '--shards', '4', '--attempts', '2']);
@@ -271,24 +274,25 @@ test('a shard that fails for good fails the run: exit 2, the failed shard and it
 });
 
 test('usage: --redis is required and is a redis:// URL; an unreachable Redis is one line, exit 2', { skip }, async () => {
-  const missing = cli(['queue', 'status']);
-  assert.equal(await missing.exited, 2);
-  assert.match(missing.stderr(), /--redis URL is required/);
-  const down = cli(['worker', '--redis', 'redis://127.0.0.1:1']);
-  assert.equal(await down.exited, 2);
+  // In this process: the messages and codes are the command's, not the process's.
+  const cwd = tempDir();
+  const missing = await runCli(['queue', 'status'], { cwd });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /--redis URL is required/);
+  const down = await runCli(['worker', '--redis', 'redis://127.0.0.1:1'], { cwd });
+  assert.equal(down.code, 2);
   // The reason is the socket's error code, whichever the kernel gave (refused, or reset under load).
-  assert.match(down.stderr(), /^sitemapkit worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: E[A-Z]+\n$/);
-  const notRedis = cli(['queue', 'status', '--redis', 'http://127.0.0.1:6379']);
-  assert.equal(await notRedis.exited, 2);
-  assert.match(notRedis.stderr(), /--redis http:\/\/127\.0\.0\.1:6379: not a Redis URL \(redis:\/\/host:port, or rediss:\/\/ for TLS\)/);
+  assert.match(down.stderr, /^sitemapkit worker: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: E[A-Z]+\n$/);
+  const notRedis = await runCli(['queue', 'status', '--redis', 'http://127.0.0.1:6379'], { cwd });
+  assert.equal(notRedis.code, 2);
+  assert.match(notRedis.stderr, /--redis http:\/\/127\.0\.0\.1:6379: not a Redis URL \(redis:\/\/host:port, or rediss:\/\/ for TLS\)/);
 });
 
 test('queue apply: two workers rewrite only the touched children, byte-identical to apply in one process; untouched files keep their inode', { skip }, async () => {
   const dir = tempDir();
   const input = join(dir, 'urls.txt');
   writeFileSync(input, catalogue(4000, 5));
-  generateSharded(input, join(dir, 'single'), 4);
-  generateSharded(input, join(dir, 'queued'), 4);
+  await Promise.all([generateSharded(input, join(dir, 'single'), 4), generateSharded(input, join(dir, 'queued'), 4)]);
   const inodes = new Map([...setFiles(join(dir, 'queued')).keys()].map((name) => [name, statSync(join(dir, 'queued', name)).ino]));
   // Changes within the help section only: new items, a new lastmod, deletes (one of a new item); and one bad line.
   assert.match(itemUrl(5, 5), /\/help\//);
@@ -301,10 +305,10 @@ test('queue apply: two workers rewrite only the touched children, byte-identical
     '{"op":"rename"}',
   ];
   writeFileSync(join(dir, 'changes.jsonl'), changes.join('\n') + '\n');
-  const single = spawnSync(process.execPath, [BIN, 'apply', join(dir, 'changes.jsonl'), '--out', join(dir, 'single'), '-q'], { encoding: 'utf8' });
-  assert.equal(single.status, 1, single.stderr);
+  const single = cli(['apply', join(dir, 'changes.jsonl'), '--out', join(dir, 'single'), '-q']);
   const workers = [worker('q5'), worker('q5')];
   const run = cli(['queue', 'apply', join(dir, 'changes.jsonl'), '--redis', redis.url, '--queue', 'q5', '--out', join(dir, 'queued')]);
+  assert.equal(await single.exited, 1, single.stderr());
   assert.equal(await run.exited, 1, run.stderr());
   assert.match(run.stderr(), /changes\.jsonl:34: input\/change /);
   assert.match(run.stdout(), /^Applied 32 changes to .*queued in .*: 16 sitemaps in the set, \d+ URLs in those rewritten; sitemap\.xml; removed 4 files of the previous set\.$/m);
@@ -425,11 +429,12 @@ test('queue generate URL: the coordinator reads the list with the HTTP client an
 
   const w = worker('q9');
   const run = cli([...args('queued'), '--allow-private']);
+  const single = generateSharded(input, join(dir, 'single'), 2, 1);
   assert.equal(await run.exited, 1, run.stderr());
   assert.equal(run.stderr().match(/^http:\/\/127\.0\.0\.1:\d+\/lists\/urls\.txt:3001: input\/text /gm)?.length, 1, run.stderr());
   assert.match(run.stdout(), /^Published 3,000 URLs in \d+ sitemaps \(2 shards\) to .*queued/m);
   assert.deepEqual(requests, ['/lists/urls.txt']);
-  generateSharded(input, join(dir, 'single'), 2, 1);
+  await single;
   assertSameSet(join(dir, 'queued'), join(dir, 'single'));
 
   // A list cut short is a fatal error of the coordinator, said once: no run, none of its scratch files.

@@ -137,6 +137,8 @@ test('the run lock of a coordinator that died holding it frees the set within se
   writeFileSync(input, 'https://example.com/a\n');
   const set = join(dir, 'set');
   const lockKey = `sitemapkit:lock:out:${set}:lock`;
+  // The locks' time to live, shorter than the default 5 s: the test waits for it twice.
+  const lockTtlMs = 2_000;
   const raw = new Redis(redis.url);
   t.after(() => raw.disconnect());
   // A coordinator in a process of its own, killed (-9) while it holds the lock: its storage never answers.
@@ -146,7 +148,7 @@ test('the run lock of a coordinator that died holding it frees the set within se
     import { FileSystemStorage } from ${JSON.stringify(new URL('../../src/node/scale/storage.ts', import.meta.url).pathname)};
     const storage = new FileSystemStorage(${JSON.stringify(set)});
     storage.list = () => new Promise(() => {});
-    await enqueueGenerate({ redis: ${JSON.stringify(redis.url)}, queue: 'lock', out: ${JSON.stringify(set)}, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: ${JSON.stringify(input)}, format: 'text' }], storage });
+    await enqueueGenerate({ redis: ${JSON.stringify(redis.url)}, queue: 'lock', out: ${JSON.stringify(set)}, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: ${JSON.stringify(input)}, format: 'text' }], storage, lockTtlMs: ${lockTtlMs} });
   `);
   const holder = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore' });
   t.after(() => holder.kill('SIGKILL'));
@@ -155,16 +157,16 @@ test('the run lock of a coordinator that died holding it frees the set within se
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   holder.kill('SIGKILL');
-  const enqueue = (storage?: FileSystemStorage): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'lock', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }], ...(storage !== undefined ? { storage } : {}) });
+  const enqueue = (storage?: FileSystemStorage): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue: 'lock', out: set, shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }], lockTtlMs, ...(storage !== undefined ? { storage } : {}) });
   const started = Date.now();
   const first = await enqueue();
   assert.ok(Date.now() - started < 10_000, `waited ${Date.now() - started} ms for a dead holder's lock`);
-  // A live holder slower than the lock's time to live (its storage answers after 6.5 s): the next
+  // A live holder slower than the lock's time to live (its storage answers 1 s after it): the next
   // coordinator waits for it, then finds its run and is refused; not both added.
   const slow = new FileSystemStorage(set);
   const list = slow.list.bind(slow);
   slow.list = async (prefix) => {
-    await new Promise((resolve) => setTimeout(resolve, 6_500));
+    await new Promise((resolve) => setTimeout(resolve, lockTtlMs + 1_000));
     return list(prefix);
   };
   await raw.del(`sitemapkit:lock:out:${set}`);
@@ -639,7 +641,7 @@ test('a forced close while a close waits for the jobs at hand (the worker\'s sec
 
 test('a fenced step on a connection still connecting waits for it (it queues nothing), not "Stream isn\'t writeable"', { skip }, async () => {
   const client = new Redis(redis.url);
-  const lock = await RunLock.take(client, 'sitemapkit:test:fenced-lock', 'run-1');
+  const lock = await RunLock.take(client, 'sitemapkit:test:fenced-lock', 'run-1', 5_000);
   const fenced = new Redis(redis.url, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
   try {
     assert.equal(await lock.fenced(fenced, async () => (await fenced.multi().set('sitemapkit:test:fenced', 'x').exec())?.length), 1);

@@ -39,6 +39,8 @@ export interface EnqueueOptions {
   storage?: SetStorage;
   /** A line of input that could not be routed (FILE:LINE: CODE message). */
   onProblem?: (problem: string) => void;
+  /** The time to live of the coordinator's locks (default 5 s): what one that died makes the next wait, at most. */
+  lockTtlMs?: number;
 }
 
 export interface EnqueuedRun {
@@ -52,7 +54,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
   const shards = checkShards(options.shards);
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, storage, (redis) => splitAndAdd(options, shards, run, storage, redis));
+  return whileSplitting(options, run, storage, (redis) => splitAndAdd(options, shards, run, storage, redis));
 }
 
 async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage, redis: Coordinator): Promise<EnqueuedRun> {
@@ -125,13 +127,14 @@ export interface ApplyRunOptions {
   run?: string;
   storage?: SetStorage;
   onProblem?: (problem: string) => void;
+  lockTtlMs?: number;
 }
 
 /** Plans an apply (changes checked and routed per touched child) and adds its parent, which adds a child job per touched child. */
 export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRun & { touched: number }> {
   const run = runId(options.run);
   const storage = options.storage ?? new FileSystemStorage(options.out);
-  return whileSplitting(options.redis, options.queue, run, storage, async (redis) => {
+  return whileSplitting(options, run, storage, async (redis) => {
     const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
     const { settings } = plan;
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
@@ -151,19 +154,19 @@ function splittingKey(queue: string, run: string): string {
  * others never remove a split in progress (which could then add a run of part of its entries). A
  * second coordinator with the same --run is refused before it writes.
  */
-async function whileSplitting<T>(url: string, queueName: string, run: string, storage: SetStorage, split: (redis: Coordinator) => Promise<T>): Promise<T> {
+async function whileSplitting<T>({ redis: url, queue: queueName, lockTtlMs = 5_000 }: Pick<ApplyRunOptions, 'redis' | 'queue' | 'lockTtlMs'>, run: string, storage: SetStorage, split: (redis: Coordinator) => Promise<T>): Promise<T> {
   const client = new (await import('ioredis')).Redis(url);
   const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url } });
   try {
     const busy = (): Error => new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is being split by another coordinator: give another --run`);
-    const lease = await RunLock.take(client, splittingKey(queueName, run), run, busy);
+    const lease = await RunLock.take(client, splittingKey(queueName, run), run, lockTtlMs, busy);
     try {
       // A run's jobs are never added twice.
       const state = await queue.getJobState(jobId(run, 'set'));
       if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
       // What a coordinator of this --run that died while splitting left.
       await storage.remove(`${SCRATCH}/${run}`);
-      return await split({ url, client, queue });
+      return await split({ url, client, queue, lockTtlMs });
     } finally {
       await lease.release();
     }
@@ -178,6 +181,7 @@ interface Coordinator {
   url: string;
   client: import('ioredis').Redis;
   queue: Queue;
+  lockTtlMs: number;
 }
 
 /** The id of a run to add: `run`, checked, names its scratch folder (`..` would name the set's folder). */
@@ -192,7 +196,7 @@ function runId(run: string | undefined): string {
  * does not name). Check, claim and add hold a lock, claim and add fenced in Redis: a coordinator frozen
  * past the lock's time to live adds nothing. On refusal or failure the run's scratch files go.
  */
-async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
+async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   // Never reconnects nor resends: a WATCH lives with its connection, and ioredis resent the MULTI/EXEC
   // unWATCHed on the next one (the add unfenced).
   const fencedConnection = new (await import('ioredis')).Redis(url, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
@@ -201,7 +205,7 @@ async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { da
   const setName = flow.data.set.name ?? 'sitemap';
   const claim = `sitemapkit:${flow.queueName}:out:${out}`;
   try {
-    const lock = await RunLock.take(client, `${claim}:lock`, run);
+    const lock = await RunLock.take(client, `${claim}:lock`, run, lockTtlMs);
     try {
       const other = await client.get(claim);
       const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
@@ -235,8 +239,6 @@ async function addFlow({ url, client, queue }: Coordinator, flow: FlowJob & { da
   }
 }
 
-/** The run lock's time to live: what a coordinator that died holding it makes the next one wait, at most. */
-const LOCK_TTL_MS = 5_000;
 // Renewed, only by its holder (its token), compared and set in one step.
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -244,30 +246,30 @@ const CLAIM = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('
 
 /**
  * The lock of a set's check and add: a short time to live renewed by a heartbeat, so a holder that died
- * frees it within LOCK_TTL_MS; one that could not renew has lost it, which `held` says before a scratch
+ * frees it within its time to live; one that could not renew has lost it, which `held` says before a scratch
  * removal (see docs/scale.md). The claim and the add are checked in Redis itself (`claim`, `fenced`).
  */
 export class RunLock {
   private lost = false;
   private heartbeat: NodeJS.Timeout;
 
-  private constructor(private readonly client: import('ioredis').Redis, private readonly key: string, private readonly token: string) {
+  private constructor(private readonly client: import('ioredis').Redis, private readonly key: string, private readonly token: string, private readonly ttlMs: number) {
     this.heartbeat = this.beat();
   }
 
   private beat(): NodeJS.Timeout {
     return setInterval(() => {
       this.renew().then((ours) => (this.lost ||= !ours), () => (this.lost = true));
-    }, LOCK_TTL_MS / 4);
+    }, this.ttlMs / 4);
   }
 
   /** Waits for the lock, or, given `busy`, throws what it makes when another holds it. */
-  static async take(client: import('ioredis').Redis, key: string, token: string, busy?: () => Error): Promise<RunLock> {
-    while ((await client.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) === null) {
+  static async take(client: import('ioredis').Redis, key: string, token: string, ttlMs: number, busy?: () => Error): Promise<RunLock> {
+    while ((await client.set(key, token, 'PX', ttlMs, 'NX')) === null) {
       if (busy !== undefined) throw busy();
       await sleep(50);
     }
-    return new RunLock(client, key, token);
+    return new RunLock(client, key, token, ttlMs);
   }
 
   /** Throws unless the lock is still this holder's (renewing it). */
@@ -278,7 +280,7 @@ export class RunLock {
 
   lostError(): SitemapError {
     this.lost = true;
-    return new SitemapError('ERR_SITEMAP_QUEUE', `the lock of ${this.key} expired before this run was added (the coordinator stalled past ${LOCK_TTL_MS / 1000} s); nothing was added: run it again`);
+    return new SitemapError('ERR_SITEMAP_QUEUE', `the lock of ${this.key} expired before this run was added (the coordinator stalled past ${this.ttlMs / 1000} s); nothing was added: run it again`);
   }
 
   /** Sets `key` to this holder's token for `ttlMs`, in the step that checks the lock is still its own. */
@@ -322,7 +324,7 @@ export class RunLock {
   }
 
   private async renew(): Promise<boolean> {
-    return (await this.client.eval(RENEW, 1, this.key, this.token, LOCK_TTL_MS)) === 1;
+    return (await this.client.eval(RENEW, 1, this.key, this.token, this.ttlMs)) === 1;
   }
 }
 
