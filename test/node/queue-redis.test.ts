@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { pingRedis } from '../../src/node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, RunLock, waitForRun } from '../../src/node/scale/queue.js';
-import { SCRATCH } from '../../src/node/scale/queue-jobs.js';
+import { jobId, SCRATCH } from '../../src/node/scale/queue-jobs.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { startWorker } from '../../src/node/scale/worker.js';
 import { redisUnavailable, REDIS_SERVER, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
@@ -650,4 +650,24 @@ test('a fenced step on a connection still connecting waits for it (it queues not
     fenced.disconnect();
     client.disconnect();
   }
+});
+
+test("a worker refuses a job planned with another layout (a coordinator of another version): its manifests would name a placement it did not use", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-layout-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, Array.from({ length: 20 }, (_, i) => `https://example.com/p-${i}`).join('\n') + '\n');
+  const set = join(dir, 'set');
+  const { run } = await enqueueGenerate({ redis: redis.url, queue: 'layout', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const { Queue } = await import('bullmq');
+  const queue = new Queue('layout', { connection: { url: redis.url } });
+  t.after(() => queue.close());
+  const job = await queue.getJob(jobId(run, 'set'));
+  await job?.updateData({ ...job.data, layout: 2 });
+  const worker = await startWorker({ redis: redis.url, queue: 'layout' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'layout', run, { intervalMs: 20 });
+  assert.equal(status.state, 'failed');
+  assert.match(status.reason ?? '', /planned with the layout 2, and this worker writes layout \d+: run workers of the coordinator's version/);
+  assert.equal(existsSync(join(set, 'sitemap.xml')), false);
 });

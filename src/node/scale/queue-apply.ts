@@ -51,7 +51,7 @@ export async function childJobs(data: SetJob, storage: SetStorage): Promise<(n: 
   for (const file of (await readPublishedIndex(settings)).files) files.get(file.child)?.push(file.name);
   return (n) => {
     const stem = touched[n] as string;
-    return { kind: 'child', run: data.run, out: data.out, shards: data.shards, set: data.set, child: stem, changes: changeFile(data.run, stem), files: files.get(stem) ?? [] };
+    return { kind: 'child', run: data.run, out: data.out, shards: data.shards, set: data.set, layout: data.layout, child: stem, changes: changeFile(data.run, stem), files: files.get(stem) ?? [] };
   };
 }
 

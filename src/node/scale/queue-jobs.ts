@@ -19,6 +19,8 @@ interface RunJob {
   out: string;
   shards: number;
   set: SetOptions;
+  /** The placement its coordinator routed entries with (layout.ts): a worker of another one would stamp its manifests with a layout not used. */
+  layout: number;
 }
 
 /** Reads part `part` of a source module and routes its entries to `SCRATCH/RUN/parts/PART/shard-S.records`. */

@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
-import { checkShards } from '../../core/scale/layout.js';
+import { checkShards, LAYOUT_VERSION } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
@@ -58,7 +58,7 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
 }
 
 async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage, redis: Coordinator): Promise<EnqueuedRun> {
-  const base = { run, out: storage.localDir, shards, set: options.set };
+  const base = { run, out: storage.localDir, shards, set: options.set, layout: LAYOUT_VERSION };
   let entries = 0;
   let rejected = 0;
   // The parent adds the shard jobs itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
@@ -138,7 +138,7 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
     const plan = await planQueuedApply(storage, options.name ?? 'sitemap', options.changes, (stem) => changeFile(run, stem), options.onProblem);
     const { settings } = plan;
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
-    const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched, routed: plan.outcome.entries };
+    const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, layout: LAYOUT_VERSION, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched, routed: plan.outcome.entries };
     await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
     return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
   });

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SitemapError } from '../../core/errors.js';
+import { LAYOUT_VERSION } from '../../core/scale/layout.js';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary, type ShardFile } from './shard-set.js';
 import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, runLockOwner, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
@@ -88,6 +89,7 @@ function describe(data: JobData): string {
 
 async function runJob(bull: BullMQ, queue: Queue, job: Job<JobData>, token: string | undefined, storageOf: (out: string) => SetStorage, lockDuration: number): Promise<JobOutcome | RunOutcome> {
   const data = job.data;
+  if (data.layout !== LAYOUT_VERSION) throw new SitemapError('ERR_SITEMAP_QUEUE', `${describe(data)} was planned with the layout ${data.layout ?? 'of an older sitemapkit'}, and this worker writes layout ${LAYOUT_VERSION}: run workers of the coordinator's version`);
   const stillOurs = lockCheck(job, token, lockDuration);
   const storage = guardedStorage(storageOf(data.out), stillOurs);
   switch (data.kind) {
@@ -174,7 +176,7 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
     // A batch at a time: 65,536 jobs at once held 900 MB.
     const kind = data.mode === 'apply' ? 'child' : 'shard';
     const count = data.mode === 'apply' ? (data.touched ?? []).length : data.shards;
-    const childOf = data.mode === 'apply' ? await childJobs(data, storage) : (shard: number): ShardJob => ({ kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) });
+    const childOf = data.mode === 'apply' ? await childJobs(data, storage) : (shard: number): ShardJob => ({ kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, layout: data.layout, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) });
     for (let first = 0; first < count; first += ADD_BATCH) {
       const children = Array.from({ length: Math.min(ADD_BATCH, count - first) }, (_, i) => ({
         name: kind,
