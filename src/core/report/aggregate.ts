@@ -219,7 +219,7 @@ export class ReportAggregator {
     const priority = entry.priority === undefined ? '' : field(String(entry.priority));
     this.changefreqs.add(changefreq === '' ? '(none)' : changefreq);
     this.priorities.add(entry.priority ?? '(none)');
-    this.directories.add(url);
+    this.directories.add(url, entry.loc);
     const images = entry.images?.length ?? 0;
     const alternates = entry.alternates?.length ?? 0;
     if (images > 0 || alternates > 0 || entry.videos !== undefined || entry.news !== undefined) this.countExtensions(entry, images, alternates);

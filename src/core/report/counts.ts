@@ -40,43 +40,47 @@ export function own(text: string): string {
  * Past MAX_PREFIXES two-level prefixes a URL counts under its first level, then under `(other)`.
  */
 export class DirectoryCounts {
-  /** Keys: host and directory as they stand in the URL (`www.example.com/blog/`), one slice of it. */
+  /** Keys: host and directory of the comparable URL (`www.example.com/blog/`), one slice of it. */
   private readonly twoLevels = new CountMap(MAX_PREFIXES);
   private readonly oneLevel = new CountMap(MAX_PREFIXES);
+  /** Each key as the first URL counted under it spells it: the text of its rows, which the page's filter finds. */
+  private readonly spellings = new Map<string, string>();
   private readonly hosts = new Set<string>();
-  private host = '';
 
-  add(loc: string): void {
-    const scheme = loc.indexOf('://');
-    const hostStart = scheme === -1 ? 0 : scheme + 3;
-    const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
-    const hostEnd = pathStart === -1 ? loc.length : pathStart;
-    // Most URLs of a set share their host: it is sliced only when it changes.
-    if (hostEnd - hostStart !== this.host.length || !loc.startsWith(this.host, hostStart)) {
-      this.host = own(loc.slice(hostStart, hostEnd));
-      if (this.hosts.size < 2) this.hosts.add(this.host);
-    }
-    const [first, end] = directoryEnds(loc, pathStart);
-    if (pathStart === -1) {
-      this.twoLevels.add(`${this.host}/`);
-    } else if (!this.twoLevels.addIfRoom(loc.slice(hostStart, end))) {
-      this.oneLevel.add(`${loc.slice(hostStart, first)}\u2026`);
-    }
+  /** Counts `url` (a loc's comparableUrl: one URL spelt two ways is one) under its prefix; `loc` as written. */
+  add(url: string, loc: string): void {
+    const two = prefix(url, true);
+    const key = this.twoLevels.addIfRoom(two) ? two : prefix(url, false);
+    if (key !== two && !this.oneLevel.addIfRoom(key)) return this.oneLevel.add(OTHER);
+    if (this.spellings.has(key)) return;
+    // A key counted for the first time; a new host comes with one.
+    this.spellings.set(own(key), own(prefix(loc, key === two)));
+    if (this.hosts.size < 2) this.hosts.add(own(key.slice(0, key.search(/[/\u2026]/))));
   }
 
   /** The largest `rows` prefixes, largest first; the rest summed in a last `(other)` row. */
   top(rows: number): { prefix: string; urls: number }[] {
-    const single = this.hosts.size === 1 ? this.host : undefined;
+    const single = this.hosts.size === 1;
     // One host: the path alone; several: `//host/path/`.
-    const shown = (key: string): string => (key === OTHER ? key : single !== undefined ? key.slice(single.length) : `//${key}`);
+    const shown = (spelt: string): string => (single ? spelt.slice(spelt.search(/[/\u2026]/)) : `//${spelt}`);
     const all = [...this.twoLevels.entries(), ...this.oneLevel.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const named = all.filter(([key]) => key !== OTHER);
-    const top = named.slice(0, all.length > rows ? rows - 1 : rows).map(([key, urls]) => ({ prefix: shown(key), urls }));
+    const top = named.slice(0, all.length > rows ? rows - 1 : rows).map(([key, urls]) => ({ prefix: shown(this.spellings.get(key) as string), urls }));
     // What is not shown, and what was counted under no prefix, is one last row.
     const rest = all.reduce((total, [, urls]) => total + urls, 0) - top.reduce((total, row) => total + row.urls, 0);
     if (rest > 0) top.push({ prefix: OTHER, urls: rest });
     return top;
   }
+}
+
+/** The host and directory of `loc`: to two path segments (`host/blog/2024/`, `host/`), or to one (`host/blog/…`). */
+function prefix(loc: string, twoLevels: boolean): string {
+  const scheme = loc.indexOf('://');
+  const hostStart = scheme === -1 ? 0 : scheme + 3;
+  const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
+  const [first, end] = directoryEnds(loc, pathStart);
+  if (!twoLevels) return `${loc.slice(hostStart, first)}\u2026`;
+  return pathStart === -1 ? `${loc.slice(hostStart)}/` : loc.slice(hostStart, end);
 }
 
 /**

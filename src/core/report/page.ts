@@ -193,7 +193,9 @@ function directoriesSection(model: ReportModel): string {
   const rows = model.directories.map((d) => ({ name: d.prefix, value: d.urls }));
   if (rows.length === 0) return section('directories', 'URLs per directory', '<p>No URLs.</p>');
   const top = rows.slice(0, 25);
-  const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [`<a href="#urls" data-filter="${attr(r.name)}" title="Show these URLs in the table"><code>${text(r.name)}</code></a>`, count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
+  // A link fills the table's filter: `/blog/…` (the rest of /blog/) with /blog/; `(other)` is no prefix.
+  const link = (name: string): string => (name === '(other)' ? name : `<a href="#urls" data-filter="${attr(name.replace(/\u2026$/, ''))}" title="Show these URLs in the table"><code>${text(name)}</code></a>`);
+  const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [link(r.name), count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
   return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix, the ${top.length} largest`, top)}
 <details><summary>All ${count(rows.length)} prefixes as a table</summary>${all}</details>`);
 }
