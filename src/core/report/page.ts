@@ -15,10 +15,12 @@ const LIMIT_BYTES = 52_428_800;
 
 // tsx (the tests' loader) compiles with esbuild's keepNames, which wraps the client's inner functions
 // in `__name(fn, "name")`: the page defines it as the identity so that the source runs as compiled.
-const SCRIPT = `var __name=function(f){return f};(${reportClient.toString()})();`;
+// Bidi controls are shown as their escapes (in the URL table too): U+202E would draw …/\u202Egnp.exe as …/exe.png.
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const SCRIPT = `var __name=function(f){return f};(${reportClient.toString()})(${BIDI_CONTROLS});`;
 const POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${btoa(String.fromCharCode(...sha256(new TextEncoder().encode(SCRIPT))))}'; base-uri 'none'; form-action 'none'`;
 
-const text = escapeXml;
+const text = (value: string): string => escapeXml(value).replace(BIDI_CONTROLS, encodeURIComponent);
 const attr = escapeXmlAttribute;
 const count = formatCount;
 
