@@ -98,6 +98,15 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
+  test('a very long URL takes a few lines of its row, scrolled within them, not a page of its own', async () => {
+    const long = `https://www.example.com/${'a'.repeat(100_000)}`;
+    const { page } = await open(small('long.html', syntheticModel(1000), [`${long}\t\t1\t\t\t0\t0\t`, ...smallRows]));
+    const height = await page.locator('#url-rows tr').first().evaluate((tr) => (tr as unknown as { offsetHeight: number }).offsetHeight);
+    assert.ok(height < 200, `${height} px`);
+    assert.equal(await page.locator('#url-rows a').first().textContent(), long, 'the whole URL is there');
+    await page.close();
+  });
+
   test('unpacks the rows in a browser without Uint8Array.fromBase64 too (atob)', async () => {
     const page = await browser.newPage();
     await page.addInitScript('delete Uint8Array.fromBase64');
