@@ -100,6 +100,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       source: sources.map((s) => ('site' in s ? s.site : sourceName(s, cwd))).join(', '),
       now,
       sitemapkitVersion: options.sitemapkitVersion,
+      ...definedOnly({ limits: options.limits }),
       onRows: (lines) => {
         for (let at = 0; at < lines.length; at += BLOCK) output.files.write(rows, lines.subarray(at, at + BLOCK));
       },

@@ -5,13 +5,11 @@
 
 import { escapeXml, escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
+import { LIMITS_PROFILES } from '../model.js';
 import type { ReportFile, ReportModel } from './model.js';
 import { reportClient } from './client.js';
 import { REPORT_STYLE } from './page-style.js';
 import { sha256 } from './sha256.js';
-
-const LIMIT_URLS = 50_000;
-const LIMIT_BYTES = 52_428_800;
 
 // tsx (the tests' loader) compiles with esbuild's keepNames, which wraps the client's inner functions
 // in `__name(fn, "name")`: the page defines it as the identity so that the source runs as compiled.
@@ -116,7 +114,8 @@ function histogram(label: string, buckets: Bucket[]): string {
 function summarySection(model: ReportModel): string {
   const s = model.summary;
   const schema = s.schema === 'valid' ? ['valid', 'good'] : s.schema === 'invalid' ? ['invalid', 'bad'] : ['not checked', ''];
-  const headroom = (used: number, limit: number): string => `of ${limit === LIMIT_URLS ? '50,000' : '50 MB'}: ${used > limit ? 'over the limit' : `${share(used, limit)} used`}`;
+  const { maxUrlsPerSitemap: urls, maxBytesPerSitemap: size } = LIMITS_PROFILES[s.limits ?? 'current'];
+  const headroom = (used: number, limit: number, shown: string): string => `of ${shown}: ${used > limit ? 'over the limit' : `${share(used, limit)} used`}`;
   return section('summary', 'Summary', `<dl class="figures">
 ${figure('Files', count(s.files))}
 ${figure('URLs', count(s.urls), s.distinctUrls === s.urls ? 'all distinct' : `${count(s.distinctUrls)} distinct`)}
@@ -124,8 +123,8 @@ ${figure('Bytes', bytes(s.bytes), s.bytes === s.plainBytes ? 'not compressed' : 
 ${figure('Errors', count(s.errors), '', s.errors > 0 ? 'bad' : 'good')}
 ${figure('Warnings', count(s.warnings), '', s.warnings > 0 ? 'warn' : '')}
 ${figure('Schema (XSD)', schema[0] as string, '', schema[1])}
-${figure('Largest file, URLs', count(s.largestFileUrls), headroom(s.largestFileUrls, LIMIT_URLS), s.largestFileUrls > LIMIT_URLS ? 'bad' : '')}
-${figure('Largest file, size', bytes(s.largestFilePlainBytes), headroom(s.largestFilePlainBytes, LIMIT_BYTES), s.largestFilePlainBytes > LIMIT_BYTES ? 'bad' : '')}
+${figure('Largest file, URLs', count(s.largestFileUrls), headroom(s.largestFileUrls, urls, count(urls)), s.largestFileUrls > urls ? 'bad' : '')}
+${figure('Largest file, size', bytes(s.largestFilePlainBytes), headroom(s.largestFilePlainBytes, size, bytes(size)), s.largestFilePlainBytes > size ? 'bad' : '')}
 </dl>`);
 }
 

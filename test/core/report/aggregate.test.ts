@@ -191,6 +191,16 @@ test('every directory link of the page finds the URLs counted under it in the UR
   assert.deepEqual(filters.filter((query) => !found(query)), []);
 });
 
+test('the headroom to the limits is to the profile the files were held to: --limits legacy takes 10 MB a file, not 50 MB', () => {
+  const summary = (limits?: 'legacy'): string => {
+    const agg = new ReportAggregator({ source: 'test', now: NOW, sitemapkitVersion: '0.0.0', onRows: () => {}, ...(limits === undefined ? {} : { limits }) });
+    feed(agg, 'a.xml', [{ loc: 'https://example.com/' }], { plainBytes: 12_169_000 });
+    return /<section id="summary".*?<\/section>/s.exec(reportPageParts(agg.finish('')).head)?.[0] ?? '';
+  };
+  assert.match(summary(), /<dd>11\.6 MB<small>of 50\.0 MB: 23% used<\/small>/);
+  assert.match(summary('legacy'), /<dd class="bad">11\.6 MB<small>of 10\.0 MB: over the limit<\/small>/);
+});
+
 test('problems carry the rule\'s title, Search Console wording and a fix; rows the flags of problems found after them', () => {
   const { agg, rows } = aggregator();
   agg.startFile({ name: 's.xml', parent: -1 });
