@@ -73,33 +73,21 @@ export class DirectoryCounts {
   }
 }
 
-/** The host and directory of `loc`: to two path segments (`host/blog/2024/`, `host/`), or to one (`host/blog/…`). */
+/**
+ * The host and directory of `loc`, to its path's second segment (`host/` for `/about`, `host/blog/` for
+ * `/blog/post`, `host/blog/2024/` for `/blog/2024/05/post`) or its first (`host/blog/…`); the query and
+ * fragment are not path.
+ */
 function prefix(loc: string, twoLevels: boolean): string {
   const scheme = loc.indexOf('://');
   const hostStart = scheme === -1 ? 0 : scheme + 3;
   const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
-  const [first, end] = directoryEnds(loc, pathStart);
-  if (!twoLevels) return `${loc.slice(hostStart, first)}\u2026`;
-  return pathStart === -1 ? `${loc.slice(hostStart)}/` : loc.slice(hostStart, end);
-}
-
-/**
- * Where the first and the second segment of the directory of the URL whose path starts at
- * `pathStart` end (after their `/`): `/` for `/about`, `/blog/` for `/blog/post`, `/blog/2024/` for
- * `/blog/2024/05/post`; the query and fragment are not path.
- */
-function directoryEnds(loc: string, pathStart: number): [first: number, end: number] {
-  if (pathStart === -1) return [loc.length, loc.length];
+  if (pathStart === -1) return `${loc.slice(hostStart)}${twoLevels ? '/' : '\u2026'}`;
   let end = loc.length;
-  for (let i = pathStart; i < loc.length; i++) {
-    const c = loc.charCodeAt(i);
-    if (c === 0x3f || c === 0x23) {
-      end = i;
-      break;
-    }
-  }
+  for (let i = pathStart; i < end; i++) if (loc.charCodeAt(i) === 0x3f || loc.charCodeAt(i) === 0x23) end = i;
   const first = loc.indexOf('/', pathStart + 1);
-  if (first === -1 || first >= end) return [pathStart + 1, pathStart + 1];
-  const second = loc.indexOf('/', first + 1);
-  return [first + 1, second === -1 || second >= end ? first + 1 : second + 1];
+  const firstEnd = first === -1 || first >= end ? pathStart + 1 : first + 1;
+  if (!twoLevels) return `${loc.slice(hostStart, firstEnd)}\u2026`;
+  const second = firstEnd === pathStart + 1 ? -1 : loc.indexOf('/', firstEnd);
+  return loc.slice(hostStart, second === -1 || second >= end ? firstEnd : second + 1);
 }
