@@ -184,7 +184,9 @@ test('every directory link of the page finds the URLs counted under it in the UR
   assert.deepEqual(model.directories.slice(0, 2), [{ prefix: '/s/\u2026', urls: 906 }, { prefix: '/caf%c3%a9/', urls: 2 }]);
   assert.equal(model.directories.at(-1)?.prefix, '(other)');
   const locs = rows.map((row) => row[0] as string);
-  const filters = [...reportPageParts(model).head.matchAll(/data-filter="([^"]*)"/g)].map((m) => m[1] as string);
+  const { head } = reportPageParts(model);
+  assert.ok(head.includes('<summary>The 199 largest prefixes and the rest as a table</summary>'), 'not "All 200 prefixes": there are 5,003');
+  const filters = [...head.matchAll(/data-filter="([^"]*)"/g)].map((m) => m[1] as string);
   assert.equal(filters.length, model.directories.length - 1, 'a link for every row but "(other)"');
   // As the page's filter matches (client.ts matchingRows): ASCII case ignored unless the query has capitals.
   const found = (query: string): boolean => locs.some((loc) => (/[A-Z]/.test(query) ? loc : loc.toLowerCase()).includes(query));
