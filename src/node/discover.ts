@@ -215,6 +215,9 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
   return format === 'html' || format === 'empty' || format === 'unknown';
 }
 
+/** Whether a probe's format shows it holds a sitemap: text shows one only by a URL line. */
+export const showsSitemap = (format: SitemapFormat | undefined): boolean => !notASitemap(format) && format !== 'text';
+
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
 function isUtf8Text(bytes: Uint8Array): boolean {
@@ -732,7 +735,7 @@ class Discovery {
     const sink: TextSink & DocumentSink = {
       format: (format) => {
         node.format = format;
-        if (!notASitemap(format) && format !== 'text') shown();
+        if (showsSitemap(format)) shown();
       },
       diagnostic: (d) => {
         if (unfinishedAt === undefined && unfinished(d)) unfinishedAt = d;

@@ -20,7 +20,7 @@ import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps, READING_STOPPED } from './diff-sitemaps.js';
-import { notASitemap, whereLooked, type SiteSitemaps } from './discover.js';
+import { notASitemap, showsSitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
 import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 import { StagedOutput } from './staged-output.js';
@@ -100,6 +100,7 @@ export async function writeReport(sources: readonly ReportSource[], options: Wri
       source: sources.map((s) => ('site' in s ? s.site : sourceName(s, cwd))).join(', '),
       now,
       sitemapkitVersion: options.sitemapkitVersion,
+      ...definedOnly({ limits: options.limits }),
       onRows: (lines) => {
         for (let at = 0; at < lines.length; at += BLOCK) output.files.write(rows, lines.subarray(at, at + BLOCK));
       },
@@ -187,27 +188,30 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
       open = document;
     };
     if (document.number === 0 && document.http !== undefined && options.readElsewhere?.(document.name, document.http.finalUrl) === true) return 'unknown';
-    // A probed document's problems wait (capped) until its format shows a sitemap; dropped if not.
+    // A probed document's problems wait (capped) until it shows a sitemap, as for discover; dropped if not.
     let held = probe && document.number === 0 ? new DiagnosticCollector() : undefined;
-    let noSitemap = false;
+    let format: SitemapFormat | undefined;
+    const shown = (): void => {
+      if (held === undefined) return;
+      start();
+      const truncated = held.truncation(document.name);
+      for (const d of truncated === undefined ? held.retained : [...held.retained, truncated]) aggregator.diagnostic(d);
+      held = undefined;
+    };
     if (held === undefined) start();
     const [counted, gzipped] = sniffGzip(input, options.cwd);
     const validating: ValidateSitemapOptions = {
       file: document.name, cwd: options.cwd, now: options.now, maxDiagnosticsPerCode: 0,
-      onFormat: (format) => {
-        if (held === undefined) return;
-        if (notASitemap(format)) {
-          noSitemap = true;
-          return;
-        }
-        start();
-        const truncated = held.truncation(document.name);
-        for (const d of truncated === undefined ? held.retained : [...held.retained, truncated]) aggregator.diagnostic(d);
-        held = undefined;
+      onFormat: (told) => {
+        format = told;
+        if (showsSitemap(told)) shown();
       },
-      // The rest of a page that is no sitemap is not read.
-      stop: () => noSitemap,
-      onUrl: (entry, at, locHash) => aggregator.url(entry, at, locHash),
+      // The rest of a probed page that is no sitemap is not read.
+      stop: () => held !== undefined && notASitemap(format),
+      onUrl: (entry, at, locHash) => {
+        shown();
+        aggregator.url(entry, at, locHash);
+      },
       onSitemap: (ref, at) => {
         aggregator.sitemap(ref, at);
         hooks.onSitemap(ref, at);

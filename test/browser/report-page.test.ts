@@ -83,6 +83,30 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
+  test('shows a bidi control as its escape, in the model\'s text and in the URL table: U+202E would draw …/(U+202E)gnp.exe as …/exe.png', async () => {
+    const spoof = 'https://www.example.com/\u202egnp.exe';
+    const model = syntheticModel(1000);
+    model.files[1] = { ...(model.files[1] as ReportModel['files'][number]), name: 'https://www.example.com/\u2067s.xml' };
+    model.duplicates.examples = [{ loc: spoof, files: ['sitemap-2.xml.gz'] }];
+    const { page } = await open(small('bidi.html', model, [`${spoof}\t\t1\t\t\t0\t0\t`, ...smallRows]));
+    const shown = 'https://www.example.com/%E2%80%AEgnp.exe';
+    assert.equal(await page.locator('#duplicates tbody code').first().textContent(), shown);
+    assert.equal((await shownLocs(page))[0], shown);
+    assert.equal(await page.locator('#url-rows a').first().getAttribute('href'), spoof, 'the link goes where the sitemap says');
+    assert.equal(await page.locator('#url-rows td').nth(1).textContent(), 'https://www.example.com/%E2%81%A7s.xml', 'a file name too');
+    assert.ok(!(await page.locator('body').innerText()).includes('\u202e'));
+    await page.close();
+  });
+
+  test('a very long URL takes a few lines of its row, scrolled within them, not a page of its own', async () => {
+    const long = `https://www.example.com/${'a'.repeat(100_000)}`;
+    const { page } = await open(small('long.html', syntheticModel(1000), [`${long}\t\t1\t\t\t0\t0\t`, ...smallRows]));
+    const height = await page.locator('#url-rows tr').first().evaluate((tr) => (tr as unknown as { offsetHeight: number }).offsetHeight);
+    assert.ok(height < 200, `${height} px`);
+    assert.equal(await page.locator('#url-rows a').first().textContent(), long, 'the whole URL is there');
+    await page.close();
+  });
+
   test('unpacks the rows in a browser without Uint8Array.fromBase64 too (atob)', async () => {
     const page = await browser.newPage();
     await page.addInitScript('delete Uint8Array.fromBase64');

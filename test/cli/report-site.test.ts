@@ -153,6 +153,27 @@ describe('sitemapkit report SITE', () => {
     });
   });
 
+  it('a site answering every path 200 "OK" or JSON: every probe is a quiet miss, as for discover; a probe with some URL lines is reported', async () => {
+    for (const [type, body] of [['text/plain', 'OK'], ['application/json', '{"status":"ok",\n"path":"/sitemap.xml"}']] as const) {
+      await withSite((server) => {
+        for (const path of WELL_KNOWN_SITEMAP_PATHS) server.route(`/${path}`, { type, body });
+      }, async (server, dir) => {
+        const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+        assert.equal(result.code, 2, `${body}: ${result.stdout}`);
+        assert.match(result.stderr, /no sitemap found for .*none of \d+ well-known paths holds one/);
+        assert.equal(existsSync(join(dir, 'r.html')), false);
+      });
+    }
+    // Some URL lines after relative paths: a broken text sitemap, its problems from before the first URL line too.
+    await withSite((server) => server.route('/sitemap.txt', { type: 'text/plain', body: `/a\n${server.url('/b')}\n` }), async (server, dir) => {
+      const result = await runCli(['report', `${server.origin}/`, '--out', 'r.html', '--allow-private'], { cwd: dir });
+      assert.equal(result.code, 1, result.stderr);
+      const model = reportModel(join(dir, 'r.html'));
+      assert.deepEqual(model.files.map((f) => [f.name, f.kind, f.entries, f.errors]), [[server.url('/sitemap.txt'), 'text', 1, 1]]);
+      assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [['text/not-a-url', 1]]);
+    });
+  });
+
   it('probes the well-known paths at the same time, as discover does; the report keeps their order, each fetched once', async () => {
     // The first probe answers only once another one is in flight (or after 2 s): probed one after
     // another, none is, and the server never sees two at once. Not a timing bound: a count of overlaps.

@@ -2,18 +2,9 @@
 // into annotations: ::error file=F,line=L,col=C,title=CODE::MESSAGE (`warning`, `notice` for infos).
 
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
-import type { FileReport } from '../../core/validate/types.js';
 import { printable } from '../format.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
-
-export function formatGithub(reports: readonly FileReport[]): string {
-  let text = '';
-  for (const report of reports) {
-    for (const d of report.diagnostics) text += githubLine(report.file, d);
-  }
-  return text;
-}
 
 /** One diagnostic of `file` as a workflow command line (`\n` included): the report can stream. */
 export function githubLine(file: string, d: Diagnostic): string {

@@ -2,7 +2,7 @@
 
 export { StylishWriter, STYLISH_BLOCK_ROWS, type StylishOutcome } from './stylish.js';
 export { formatJson, type JsonReport } from './json.js';
-export { formatGithub, githubLine } from './github.js';
+export { githubLine } from './github.js';
 export { formatSarif, type SarifOptions } from './sarif.js';
 export { formatJunit } from './junit.js';
 

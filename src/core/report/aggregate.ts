@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { dateText, isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { FingerprintTable } from '../fingerprint-table.js';
-import type { SitemapRef, UrlEntry } from '../model.js';
+import type { LimitsProfileName, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { comparableUrl, locFingerprint } from '../url.js';
 import { ruleInfo } from '../validate/rules.js';
@@ -20,6 +20,7 @@ export interface ReportAggregatorOptions {
   /** "Now" in epoch milliseconds: lastmods more than a day after it are in the future; news age. */
   now: number;
   sitemapkitVersion: string;
+  limits?: LimitsProfileName;
   /** Receives the URL table's rows: whole UTF-8 lines, each ending with LF, in set order. */
   onRows: (lines: Uint8Array) => void;
 }
@@ -219,7 +220,7 @@ export class ReportAggregator {
     const priority = entry.priority === undefined ? '' : field(String(entry.priority));
     this.changefreqs.add(changefreq === '' ? '(none)' : changefreq);
     this.priorities.add(entry.priority ?? '(none)');
-    this.directories.add(url);
+    this.directories.add(url, entry.loc);
     const images = entry.images?.length ?? 0;
     const alternates = entry.alternates?.length ?? 0;
     if (images > 0 || alternates > 0 || entry.videos !== undefined || entry.news !== undefined) this.countExtensions(entry, images, alternates);
@@ -292,7 +293,7 @@ export class ReportAggregator {
         files: files.length, urls: this.urls, distinctUrls: this.seen.size, bytes: sum((f) => f.bytes), plainBytes: sum((f) => f.plainBytes),
         errors: sum((f) => f.errors) + this.elsewhere.errors, warnings: sum((f) => f.warnings) + this.elsewhere.warnings,
         schema: invalid > 0 ? 'invalid' : valid > 0 ? 'valid' : 'not-checked',
-        largestFileUrls: largest(pages, (f) => f.entries), largestFilePlainBytes: largest(files, (f) => f.plainBytes),
+        largestFileUrls: largest(pages, (f) => f.entries), largestFilePlainBytes: largest(files, (f) => f.plainBytes), ...definedOnly({ limits: this.options.limits }),
       },
       problems: [...this.problems.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1)),
       directories: this.directories.top(200),

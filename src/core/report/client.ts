@@ -29,7 +29,8 @@ declare class Blob {
 declare const URL: { createObjectURL(blob: Blob): string; revokeObjectURL(url: string): void };
 declare function requestAnimationFrame(callback: () => void): void;
 
-export function reportClient(): void {
+/** `bidiControls`: characters whose escape a cell shows (page.ts). */
+export function reportClient(bidiControls: RegExp): void {
   const byId = (id: string): Elem => {
     const found = document.getElementById(id);
     if (found === null) throw new Error(`the report page has no #${id}`);
@@ -170,7 +171,7 @@ export function reportClient(): void {
   function cell(tag: string, content: string | Elem, className?: string): Elem {
     const element = document.createElement(tag);
     if (className !== undefined) element.setAttribute('class', className);
-    element.append(content);
+    element.append(typeof content === 'string' ? content.replace(bidiControls, encodeURIComponent) : content);
     return element;
   }
 

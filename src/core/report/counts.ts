@@ -40,38 +40,32 @@ export function own(text: string): string {
  * Past MAX_PREFIXES two-level prefixes a URL counts under its first level, then under `(other)`.
  */
 export class DirectoryCounts {
-  /** Keys: host and directory as they stand in the URL (`www.example.com/blog/`), one slice of it. */
+  /** Keys: host and directory of the comparable URL (`www.example.com/blog/`), one slice of it. */
   private readonly twoLevels = new CountMap(MAX_PREFIXES);
   private readonly oneLevel = new CountMap(MAX_PREFIXES);
+  /** Each key as the first URL counted under it spells it: the text of its rows, which the page's filter finds. */
+  private readonly spellings = new Map<string, string>();
   private readonly hosts = new Set<string>();
-  private host = '';
 
-  add(loc: string): void {
-    const scheme = loc.indexOf('://');
-    const hostStart = scheme === -1 ? 0 : scheme + 3;
-    const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
-    const hostEnd = pathStart === -1 ? loc.length : pathStart;
-    // Most URLs of a set share their host: it is sliced only when it changes.
-    if (hostEnd - hostStart !== this.host.length || !loc.startsWith(this.host, hostStart)) {
-      this.host = own(loc.slice(hostStart, hostEnd));
-      if (this.hosts.size < 2) this.hosts.add(this.host);
-    }
-    const [first, end] = directoryEnds(loc, pathStart);
-    if (pathStart === -1) {
-      this.twoLevels.add(`${this.host}/`);
-    } else if (!this.twoLevels.addIfRoom(loc.slice(hostStart, end))) {
-      this.oneLevel.add(`${loc.slice(hostStart, first)}\u2026`);
-    }
+  /** Counts `url` (a loc's comparableUrl: one URL spelt two ways is one) under its prefix; `loc` as written. */
+  add(url: string, loc: string): void {
+    const two = prefix(url, true);
+    const key = this.twoLevels.addIfRoom(two) ? two : prefix(url, false);
+    if (key !== two && !this.oneLevel.addIfRoom(key)) return this.oneLevel.add(OTHER);
+    if (this.spellings.has(key)) return;
+    // A key counted for the first time; a new host comes with one.
+    this.spellings.set(own(key), own(prefix(loc, key === two)));
+    if (this.hosts.size < 2) this.hosts.add(own(key.slice(0, key.search(/[/\u2026]/))));
   }
 
   /** The largest `rows` prefixes, largest first; the rest summed in a last `(other)` row. */
   top(rows: number): { prefix: string; urls: number }[] {
-    const single = this.hosts.size === 1 ? this.host : undefined;
+    const single = this.hosts.size === 1;
     // One host: the path alone; several: `//host/path/`.
-    const shown = (key: string): string => (key === OTHER ? key : single !== undefined ? key.slice(single.length) : `//${key}`);
+    const shown = (spelt: string): string => (single ? spelt.slice(spelt.search(/[/\u2026]/)) : `//${spelt}`);
     const all = [...this.twoLevels.entries(), ...this.oneLevel.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const named = all.filter(([key]) => key !== OTHER);
-    const top = named.slice(0, all.length > rows ? rows - 1 : rows).map(([key, urls]) => ({ prefix: shown(key), urls }));
+    const top = named.slice(0, all.length > rows ? rows - 1 : rows).map(([key, urls]) => ({ prefix: shown(this.spellings.get(key) as string), urls }));
     // What is not shown, and what was counted under no prefix, is one last row.
     const rest = all.reduce((total, [, urls]) => total + urls, 0) - top.reduce((total, row) => total + row.urls, 0);
     if (rest > 0) top.push({ prefix: OTHER, urls: rest });
@@ -80,22 +74,20 @@ export class DirectoryCounts {
 }
 
 /**
- * Where the first and the second segment of the directory of the URL whose path starts at
- * `pathStart` end (after their `/`): `/` for `/about`, `/blog/` for `/blog/post`, `/blog/2024/` for
- * `/blog/2024/05/post`; the query and fragment are not path.
+ * The host and directory of `loc`, to its path's second segment (`host/` for `/about`, `host/blog/` for
+ * `/blog/post`, `host/blog/2024/` for `/blog/2024/05/post`) or its first (`host/blog/…`); the query and
+ * fragment are not path.
  */
-function directoryEnds(loc: string, pathStart: number): [first: number, end: number] {
-  if (pathStart === -1) return [loc.length, loc.length];
+function prefix(loc: string, twoLevels: boolean): string {
+  const scheme = loc.indexOf('://');
+  const hostStart = scheme === -1 ? 0 : scheme + 3;
+  const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
+  if (pathStart === -1) return `${loc.slice(hostStart)}${twoLevels ? '/' : '\u2026'}`;
   let end = loc.length;
-  for (let i = pathStart; i < loc.length; i++) {
-    const c = loc.charCodeAt(i);
-    if (c === 0x3f || c === 0x23) {
-      end = i;
-      break;
-    }
-  }
+  for (let i = pathStart; i < end; i++) if (loc.charCodeAt(i) === 0x3f || loc.charCodeAt(i) === 0x23) end = i;
   const first = loc.indexOf('/', pathStart + 1);
-  if (first === -1 || first >= end) return [pathStart + 1, pathStart + 1];
-  const second = loc.indexOf('/', first + 1);
-  return [first + 1, second === -1 || second >= end ? first + 1 : second + 1];
+  const firstEnd = first === -1 || first >= end ? pathStart + 1 : first + 1;
+  if (!twoLevels) return `${loc.slice(hostStart, firstEnd)}\u2026`;
+  const second = firstEnd === pathStart + 1 ? -1 : loc.indexOf('/', firstEnd);
+  return loc.slice(hostStart, second === -1 || second >= end ? firstEnd : second + 1);
 }

@@ -1,6 +1,8 @@
 // The report's data (issue 26): aggregates and bounded samples from one streaming pass. The URL rows
 // travel apart, as gzipped lines: a 1,000,000-URL set would not fit in a model within the memory budget.
 
+import type { LimitsProfileName } from '../model.js';
+
 /** One file of the set: the index or a child (or the only sitemap). */
 export interface ReportFile {
   /** Index into ReportModel.files of the index that lists this file, or -1 for a root. */
@@ -53,9 +55,11 @@ export interface ReportModel {
     warnings: number;
     /** 'valid' when every file passes the XSDs, 'invalid' when one does not, 'not-checked' for text/feeds. */
     schema: 'valid' | 'invalid' | 'not-checked';
-    /** Headroom to the protocol's limits: the largest file against 50,000 URLs and 50 MB (52,428,800 bytes). */
+    /** Headroom to the protocol's limits: the largest file against 50,000 URLs and 50 MB (52,428,800 bytes), or the `limits` profile's. */
     largestFileUrls: number;
     largestFilePlainBytes: number;
+    /** The limits profile the files were held to (--limits); absent: current. */
+    limits?: LimitsProfileName;
   };
   problems: ReportProblem[];
   /** URLs per path prefix (first one or two path segments), largest first, at most 200 rows. */

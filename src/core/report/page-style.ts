@@ -18,7 +18,7 @@ nav.toc ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:.5rem 0;
 table{border-collapse:collapse;font-size:.92rem;margin:.75rem 0}table.tree,#url-table{width:100%}.pair{display:flex;flex-wrap:wrap;gap:0 2.5rem}.pair table{min-width:16rem}svg.chart.bars{max-width:52rem}th,td{padding:.3rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{background:var(--panel);white-space:nowrap}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .tree th[scope=row]{min-width:14rem}.tree td{white-space:nowrap}.tree .depth1{padding-left:1.6rem}.tree .depth2{padding-left:3rem}.tree th span{color:var(--muted)}
-#url-table{min-width:52rem}#url-table td{white-space:nowrap}th.loc{font-weight:400;min-width:16rem;max-width:40rem;overflow-wrap:anywhere}
+#url-table{min-width:52rem}#url-table td{white-space:nowrap}th.loc{font-weight:400;min-width:16rem;max-width:40rem;overflow-wrap:anywhere}th.loc a{display:block;max-height:6em;overflow-y:auto}
 .problem{border:1px solid var(--line);border-left:4px solid var(--warn);border-radius:.4rem;padding:.25rem 1rem .5rem;margin:.75rem 0}
 .problem.error{border-left-color:var(--bad)}.problem h3 code{font-size:.95rem}.problem ol{padding-left:1.5rem;margin:.25rem 0}.problem li{overflow-wrap:anywhere}
 svg.chart{display:block;width:100%;font-size:13px;overflow:visible}svg.chart text{fill:var(--fg)}svg.chart .bar{fill:var(--bar)}svg.chart .future{fill:var(--bad)}svg.chart .axis{stroke:var(--line)}

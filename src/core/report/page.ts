@@ -6,20 +6,20 @@
 import { escapeXml, escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
 import { plural } from '../errors.js';
+import { LIMITS_PROFILES } from '../model.js';
 import type { ReportFile, ReportModel } from './model.js';
 import { reportClient } from './client.js';
 import { REPORT_STYLE } from './page-style.js';
 import { sha256 } from './sha256.js';
 
-const LIMIT_URLS = 50_000;
-const LIMIT_BYTES = 52_428_800;
-
 // tsx (the tests' loader) compiles with esbuild's keepNames, which wraps the client's inner functions
 // in `__name(fn, "name")`: the page defines it as the identity so that the source runs as compiled.
-const SCRIPT = `var __name=function(f){return f};(${reportClient.toString()})();`;
+// Bidi controls are shown as their escapes (in the URL table too): U+202E would draw …/\u202Egnp.exe as …/exe.png.
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const SCRIPT = `var __name=function(f){return f};(${reportClient.toString()})(${BIDI_CONTROLS});`;
 const POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${btoa(String.fromCharCode(...sha256(new TextEncoder().encode(SCRIPT))))}'; base-uri 'none'; form-action 'none'`;
 
-const text = escapeXml;
+const text = (value: string): string => escapeXml(value).replace(BIDI_CONTROLS, encodeURIComponent);
 const attr = escapeXmlAttribute;
 const count = formatCount;
 
@@ -115,7 +115,8 @@ function histogram(label: string, buckets: Bucket[]): string {
 function summarySection(model: ReportModel): string {
   const s = model.summary;
   const schema = s.schema === 'valid' ? ['valid', 'good'] : s.schema === 'invalid' ? ['invalid', 'bad'] : ['not checked', ''];
-  const headroom = (used: number, limit: number): string => `of ${limit === LIMIT_URLS ? '50,000' : '50 MB'}: ${used > limit ? 'over the limit' : `${share(used, limit)} used`}`;
+  const { maxUrlsPerSitemap: urls, maxBytesPerSitemap: size } = LIMITS_PROFILES[s.limits ?? 'current'];
+  const headroom = (used: number, limit: number, shown: string): string => `of ${shown}: ${used > limit ? 'over the limit' : `${share(used, limit)} used`}`;
   return section('summary', 'Summary', `<dl class="figures">
 ${figure('Files', count(s.files))}
 ${figure('URLs', count(s.urls), s.distinctUrls === s.urls ? 'all distinct' : `${count(s.distinctUrls)} distinct`)}
@@ -123,8 +124,8 @@ ${figure('Bytes', bytes(s.bytes), s.bytes === s.plainBytes ? 'not compressed' : 
 ${figure('Errors', count(s.errors), '', s.errors > 0 ? 'bad' : 'good')}
 ${figure('Warnings', count(s.warnings), '', s.warnings > 0 ? 'warn' : '')}
 ${figure('Schema (XSD)', schema[0] as string, '', schema[1])}
-${figure('Largest file, URLs', count(s.largestFileUrls), headroom(s.largestFileUrls, LIMIT_URLS), s.largestFileUrls > LIMIT_URLS ? 'bad' : '')}
-${figure('Largest file, size', bytes(s.largestFilePlainBytes), headroom(s.largestFilePlainBytes, LIMIT_BYTES), s.largestFilePlainBytes > LIMIT_BYTES ? 'bad' : '')}
+${figure('Largest file, URLs', count(s.largestFileUrls), headroom(s.largestFileUrls, urls, count(urls)), s.largestFileUrls > urls ? 'bad' : '')}
+${figure('Largest file, size', bytes(s.largestFilePlainBytes), headroom(s.largestFilePlainBytes, size, bytes(size)), s.largestFilePlainBytes > size ? 'bad' : '')}
 </dl>`);
 }
 
@@ -194,9 +195,11 @@ function directoriesSection(model: ReportModel): string {
   const rows = model.directories.map((d) => ({ name: d.prefix, value: d.urls }));
   if (rows.length === 0) return section('directories', 'URLs per directory', '<p>No URLs.</p>');
   const top = rows.slice(0, 25);
-  const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [`<a href="#urls" data-filter="${attr(r.name)}" title="Show these URLs in the table"><code>${text(r.name)}</code></a>`, count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
+  // A link fills the table's filter: `/blog/…` (the rest of /blog/) with /blog/; `(other)` is no prefix.
+  const link = (name: string): string => (name === '(other)' ? name : `<a href="#urls" data-filter="${attr(name.replace(/\u2026$/, ''))}" title="Show these URLs in the table"><code>${text(name)}</code></a>`);
+  const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [link(r.name), count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
   return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix, the ${top.length} largest`, top)}
-<details><summary>All ${plural(rows.length, 'prefix', 'prefixes')} as a table</summary>${all}</details>`);
+<details><summary>${rows.at(-1)?.name === '(other)' ? `The ${count(rows.length - 1)} largest prefixes and the rest` : `All ${plural(rows.length, 'prefix', 'prefixes')}`} as a table</summary>${all}</details>`);
 }
 
 function sharesTable(caption: string, values: { value: string; urls: number }[], total: number): string {

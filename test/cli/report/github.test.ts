@@ -1,7 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatGithub, githubLine } from '../../../src/cli/report/index.js';
+import type { FileReport } from '../../../src/core/validate/types.js';
+import { githubLine } from '../../../src/cli/report/index.js';
 import { CLEAN_REPORTS, REPORTS } from './fixtures.js';
+
+/** The lines of every report, as validate --format github streams them. */
+const formatGithub = (reports: readonly FileReport[]): string => reports.flatMap((r) => r.diagnostics.map((d) => githubLine(r.file, d))).join('');
 
 describe('formatGithub', () => {
   const lines = formatGithub(REPORTS).split('\n');

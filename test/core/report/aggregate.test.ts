@@ -8,6 +8,7 @@ import type { Diagnostic } from '../../../src/core/diagnostics.js';
 import type { UrlEntry } from '../../../src/core/model.js';
 import { ReportAggregator, type FileEnd } from '../../../src/core/report/aggregate.js';
 import { REPORT_SAMPLES, ROW_FIELDS, type ReportModel } from '../../../src/core/report/model.js';
+import { reportPageParts } from '../../../src/core/report/page.js';
 import { ruleInfo } from '../../../src/core/validate/rules.js';
 import { readSitemap } from '../../../src/node/parse-sitemap.js';
 import { validateSitemap } from '../../../src/node/validate-sitemap.js';
@@ -169,6 +170,37 @@ test('samples stay bounded while the counts stay exact: duplicates, problems, di
   assert.ok(model.directories.length <= 200);
   assert.equal(model.directories.reduce((sum, d) => sum + d.urls, 0), 10_500, 'every URL counted under some prefix');
   assert.equal(model.directories.at(-1)?.prefix, '(other)');
+});
+
+test('every directory link of the page finds the URLs counted under it in the URL table: prefixes as the set spells them (an IRI, lower-case escapes), none for "(other)"', () => {
+  const { agg, rows } = aggregator();
+  feed(agg, 'a.xml', [
+    // The corpus' coronavirus-bulgaria.org image sitemap writes its paths as IRIs; WordPress escapes in lower case.
+    { loc: 'https://e.com/\u0437\u0430-\u043f\u0440\u043e\u0435\u043a\u0442\u0430/' }, { loc: 'https://e.com/caf%c3%a9/menu' }, { loc: 'https://e.com/caf%C3%A9/menu2' },
+    // Past 4,096 two-level prefixes, one-level ones ("/s/\u2026"); past 200 rows, "(other)".
+    ...Array.from({ length: 5_000 }, (_, i) => ({ loc: `https://e.com/s/${i}/p` })),
+  ]);
+  const model = agg.finish('');
+  assert.deepEqual(model.directories.slice(0, 2), [{ prefix: '/s/\u2026', urls: 906 }, { prefix: '/caf%c3%a9/', urls: 2 }]);
+  assert.equal(model.directories.at(-1)?.prefix, '(other)');
+  const locs = rows.map((row) => row[0] as string);
+  const { head } = reportPageParts(model);
+  assert.ok(head.includes('<summary>The 199 largest prefixes and the rest as a table</summary>'), 'not "All 200 prefixes": there are 5,003');
+  const filters = [...head.matchAll(/data-filter="([^"]*)"/g)].map((m) => m[1] as string);
+  assert.equal(filters.length, model.directories.length - 1, 'a link for every row but "(other)"');
+  // As the page's filter matches (client.ts matchingRows): ASCII case ignored unless the query has capitals.
+  const found = (query: string): boolean => locs.some((loc) => (/[A-Z]/.test(query) ? loc : loc.toLowerCase()).includes(query));
+  assert.deepEqual(filters.filter((query) => !found(query)), []);
+});
+
+test('the headroom to the limits is to the profile the files were held to: --limits legacy takes 10 MB a file, not 50 MB', () => {
+  const summary = (limits?: 'legacy'): string => {
+    const agg = new ReportAggregator({ source: 'test', now: NOW, sitemapkitVersion: '0.0.0', onRows: () => {}, ...(limits === undefined ? {} : { limits }) });
+    feed(agg, 'a.xml', [{ loc: 'https://example.com/' }], { plainBytes: 12_169_000 });
+    return /<section id="summary".*?<\/section>/s.exec(reportPageParts(agg.finish('')).head)?.[0] ?? '';
+  };
+  assert.match(summary(), /<dd>11\.6 MB<small>of 50\.0 MB: 23% used<\/small>/);
+  assert.match(summary('legacy'), /<dd class="bad">11\.6 MB<small>of 10\.0 MB: over the limit<\/small>/);
 });
 
 test('problems carry the rule\'s title, Search Console wording and a fix; rows the flags of problems found after them', () => {
