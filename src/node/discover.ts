@@ -5,6 +5,7 @@
 // and on the final URL, so loops of any length stop at once. Entries stream out as events, and a
 // consumer that falls behind holds the bodies back (backpressure): memory stays bounded.
 
+import { isUtf8 } from 'node:buffer';
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError, checkCount } from '../core/errors.js';
@@ -216,15 +217,6 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
-
-function isUtf8Text(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** What robots.txt says for one origin. One that `failed` disallows everything (RFC 9309 §2.3.1.4). */
 interface RobotsState {
@@ -475,7 +467,7 @@ class Discovery {
         const bytes = cut ? head.subarray(0, Math.max(head.lastIndexOf(0x0a), head.lastIndexOf(0x0d)) + 1) : head;
         const text = new TextDecoder().decode(bytes);
         // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
-        if (!isUtf8Text(bytes) || text.includes('\0')) {
+        if (!isUtf8(bytes) || text.includes('\0')) {
           say('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it');
         }
         const parsed = parseRobotsTxt(text, outcome.url);

@@ -6,6 +6,7 @@
 // there). The deadline covers the whole body in event-loop idle time (deadline.ts), so a server
 // dripping a byte a second is cut off. A host found unreachable is not asked again during the client's life.
 
+import { isUtf8 } from 'node:buffer';
 import { parseHttpDate } from '../../core/datetime.js';
 import { SitemapError, checkCount } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
@@ -111,11 +112,8 @@ function isTlsFailure(cause: string | undefined): boolean {
 /** A header's bytes (given as Latin-1 by node:http and fetch) as UTF-8 when they are, as browsers read a raw UTF-8 Location. */
 function utf8(value: string | null): string | null {
   if (value === null || !/[\x80-\xff]/.test(value)) return value;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
-  } catch {
-    return value;
-  }
+  const bytes = Buffer.from(value, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
 }
 
 /** Whether a failure says the host cannot be reached: its other URLs would fail the same way. */
