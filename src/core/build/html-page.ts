@@ -173,13 +173,8 @@ const WHITESPACE_RUN_RE = /[\t\n\f\r ]+/g;
 /** ASCII whitespace runs as one space, ends trimmed (attribute values; text is done in `addText`). */
 function collapseWhitespace(s: string): string {
   const trimmed = trimAsciiWhitespace(s);
-  for (let i = 0; i < trimmed.length; i++) {
-    const c = trimmed.charCodeAt(i);
-    if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || isAsciiWhitespace(trimmed.charCodeAt(i + 1)))) {
-      return trimmed.replace(WHITESPACE_RUN_RE, ' ');
-    }
-  }
-  return trimmed;
+  // Most values hold no whitespace but lone spaces: no new string for them.
+  return /[\t\n\f\r]| {2}/.test(trimmed) ? trimmed.replace(WHITESPACE_RUN_RE, ' ') : trimmed;
 }
 
 const ESCAPE_RE = /[&<>"]/g;
