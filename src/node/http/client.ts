@@ -396,9 +396,10 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    // Either kind of body, Node stream or web stream, is let go of when the loop is left early.
-    const source: AsyncIterable<Uint8Array> | null = nodeBodyOf(this.response) ?? (this.response.body as AsyncIterable<Uint8Array> | null);
-    if (source === null || this.finished) {
+    // Either kind of body, Node stream or web stream, is let go of when the loop is left early. Our
+    // transport's responses have no web `body`: one without a Node stream has none at all.
+    const source: AsyncIterable<Uint8Array> | null | undefined = nodeBodyOf(this.response) ?? (this.response.body as AsyncIterable<Uint8Array> | null);
+    if (source == null || this.finished) {
       this.finish();
       return;
     }
