@@ -642,13 +642,11 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
   }
 
   private image(): void {
-    const src = this.attr('src');
-    if (src === undefined) return;
-    const trimmed = trimAsciiWhitespace(src);
-    if (trimmed === '' || /^data:/i.test(trimmed)) return;
-    if (this.isOpen('main')) this.images.main.push(trimmed);
-    if (this.isOpen('article')) this.images.article.push(trimmed);
-    if (!(this.isOpen('header') || this.isOpen('nav') || this.isOpen('footer') || this.isOpen('aside'))) this.images.body.push(trimmed);
+    const src = trimAsciiWhitespace(this.attr('src') ?? '');
+    if (src === '' || /^data:/i.test(src)) return;
+    if (this.isOpen('main')) this.images.main.push(src);
+    if (this.isOpen('article')) this.images.article.push(src);
+    if (!(this.isOpen('header') || this.isOpen('nav') || this.isOpen('footer') || this.isOpen('aside'))) this.images.body.push(src);
   }
 
   facts(pageUrl: string): PageFacts {
