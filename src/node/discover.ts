@@ -225,6 +225,8 @@ interface RobotsState {
   allows?: (url: string) => boolean;
   /** Why no response came, when none did. */
   failure?: HttpFailure;
+  /** The visit keys of its Sitemap lines, made at the first cross-host child asking (an index may have 50,000). */
+  listed?: Set<string | undefined>;
 }
 
 /** The events: a queue with a high-water mark, read as an async iterable. */
@@ -587,8 +589,8 @@ class Discovery {
     const their = await this.robots(robotsUrlOf(url));
     // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
     if (their.failure !== undefined && hostUnreachable(their.failure)) return undefined;
-    const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(url) || visitKey(s) === visitKey(index));
-    if (submitted) {
+    their.listed ??= new Set(their.node.sitemaps.map(visitKey));
+    if (their.listed.has(visitKey(url)) || their.listed.has(visitKey(index))) {
       this.note(node, diagnostic('discover/cross-host-submitted', `${where}; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
     } else {
       const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";
