@@ -103,7 +103,6 @@ const ROBOTS_META_NAMES = new Set(['robots', 'googlebot', 'bingbot']);
  * `noindex` or `none` after a comma, a space or any crawler's name (`googlebot: noindex`): a false positive
  * only leaves a page out. developers.google.com/search/docs/crawling-indexing/robots-meta-tag
  */
-
 const NOINDEX_RE = /(?:^|[\s,:])(?:noindex|none)(?=$|[\s,;])/i;
 
 /**
