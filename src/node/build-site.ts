@@ -566,7 +566,8 @@ async function foreignSitemap(outDir: string, state: BuildState, indexName: stri
   });
   const recorded = state.indexName === indexName ? state.files.get(indexName) : undefined;
   if (recorded !== undefined && recorded.hash === sha256(text)) return undefined;
-  const locs = [...text.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((match) => match[1] as string);
+  // Trimmed after the match: `\s*([^<]*?)\s*` re-read a white-space run for each length tried (quadratic).
+  const locs = [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => (match[1] as string).trim());
   if (!/<sitemapindex[\s>]/.test(text)) return /<urlset[\s>]/.test(text) ? `a sitemap of ${locs.length} URL(s)` : 'not a sitemap index';
   const ownChild = tokenChildPattern(indexName.replace(/\.xml$/, ''));
   if (locs.length > 0 && locs.every((loc) => ownChild.test(loc.slice(loc.lastIndexOf('/') + 1)))) return undefined;

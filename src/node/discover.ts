@@ -5,6 +5,7 @@
 // and on the final URL, so loops of any length stop at once. Entries stream out as events, and a
 // consumer that falls behind holds the bodies back (backpressure): memory stays bounded.
 
+import { isUtf8 } from 'node:buffer';
 import { DiagnosticCollector, checkDiagnosticCap, type Diagnostic, type Severity } from '../core/diagnostics.js';
 import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PATHS, type ClassifiedInput } from '../core/discover/inputs.js';
 import { SitemapError, checkCount, plural } from '../core/errors.js';
@@ -220,15 +221,6 @@ export const showsSitemap = (format: SitemapFormat | undefined): boolean => !not
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
-function isUtf8Text(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What robots.txt says for one origin. One that `failed` disallows everything (RFC 9309 §2.3.1.4). */
 interface RobotsState {
   node: RobotsNode;
@@ -236,6 +228,8 @@ interface RobotsState {
   allows?: (url: string) => boolean;
   /** Why no response came, when none did. */
   failure?: HttpFailure;
+  /** The visit keys of its Sitemap lines, made at the first cross-host child asking (an index may have 50,000). */
+  listed?: Set<string | undefined>;
 }
 
 /** The events: a queue with a high-water mark, read as an async iterable. */
@@ -478,7 +472,7 @@ class Discovery {
         const bytes = cut ? head.subarray(0, Math.max(head.lastIndexOf(0x0a), head.lastIndexOf(0x0d)) + 1) : head;
         const text = new TextDecoder().decode(bytes);
         // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
-        if (!isUtf8Text(bytes) || text.includes('\0')) {
+        if (!isUtf8(bytes) || text.includes('\0')) {
           say('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it');
         }
         const parsed = parseRobotsTxt(text, outcome.url);
@@ -598,8 +592,8 @@ class Discovery {
     const their = await this.robots(robotsUrlOf(url));
     // A host that cannot be reached: the fetch says so, once (no cross-host guess about it).
     if (their.failure !== undefined && hostUnreachable(their.failure)) return undefined;
-    const submitted = their.node.sitemaps.some((s) => visitKey(s) === visitKey(url) || visitKey(s) === visitKey(index));
-    if (submitted) {
+    their.listed ??= new Set(their.node.sitemaps.map(visitKey));
+    if (their.listed.has(visitKey(url)) || their.listed.has(visitKey(index))) {
       this.note(node, diagnostic('discover/cross-host-submitted', `${where}; ${their.node.url} lists it, so the cross-submission is valid`, node.url));
     } else {
       const hint = "search engines accept a sitemap from another host only when that host's robots.txt names it (sitemaps.org: cross submits)";

@@ -112,6 +112,18 @@ describe('sitemapkit build on a generator\'s output', () => {
     assert.ok(existsSync(join(site, 'sitemapkit.xml')));
   });
 
+  it('tells a foreign index whose <loc> holds a long run of white space in its middle in linear time', async () => {
+    const site = tempDir('sitemapkit-build-');
+    // A <loc> of 60,000 spaces between two characters: each length tried of the loc re-read the run (12 s).
+    writeSite(site, { 'index.html': page(), 'sitemap.xml': `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc> ${BASE}a${' '.repeat(60_000)}b </loc></sitemap></sitemapindex>` });
+    const started = process.cpuUsage();
+    const refused = await runCli(['build', site, '--base-url', BASE], { cwd: site });
+    const { user, system } = process.cpuUsage(started);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /was not written by sitemapkit build \(a sitemap index of https:\/\/www\.example\.com\/a {60000}b\)/);
+    assert.ok(user + system < 2_000_000, `took ${Math.round((user + system) / 1000)} ms of CPU`);
+  });
+
   it('--force replaces it; afterwards the index is known as ours, by the state or else by its children\'s names', async () => {
     const site = hugoSite();
     const forced = await runCli(['build', site, '--base-url', BASE, '--force'], { cwd: site });

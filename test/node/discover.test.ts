@@ -581,6 +581,25 @@ describe('discover: hostile servers', () => {
 });
 
 describe('discover: other hosts, cache', () => {
+  it("children on another host whose robots.txt has many Sitemap lines: that list is read once, not once per child", async () => {
+    const other = await startSiteServer({});
+    const home = await startSiteServer({});
+    other.route('/robots.txt', { type: 'text/plain', body: Array.from({ length: 3_000 }, (_, i) => `Sitemap: ${other.url(`/listed-${i}.xml`)}\n`).join('') });
+    home.route('/index.xml', { body: sitemapIndex(Array.from({ length: 100 }, (_, i) => other.url(i === 0 ? '/listed-2999.xml' : `/child-${i}.xml`))) });
+    try {
+      // CPU time (the servers' included), not wall time. Every child parsed every line's URL twice: 5 s.
+      const started = process.cpuUsage();
+      const { tree } = await discover(home.url('/index.xml'), { retries: 0 });
+      const { user, system } = process.cpuUsage(started);
+      assert.equal(tree.totals.documents, 101);
+      assert.deepEqual(new Set(codes(tree)), new Set(['discover/cross-host-submitted', 'discover/cross-host', 'fetch/http-status']));
+      assert.ok(user + system < 2_000_000, `took ${Math.round((user + system) / 1000)} ms of CPU`);
+    } finally {
+      await other.close();
+      await home.close();
+    }
+  });
+
   it('a child on another host is followed with a warning, or refused with crossHost deny', async () => {
     const other = await startSiteServer({ '/theirs.xml': { body: urlset(pages('theirs', 1)) } });
     const home = await startSiteServer({});

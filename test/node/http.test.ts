@@ -141,12 +141,10 @@ describe('node:http transport', () => {
     try {
       const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
       await new Promise((resolve) => setTimeout(resolve, 200)); // the server has sent all and closed
-      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      // Read as the client reads it (HttpBody), slowly.
       let length = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        length += value.byteLength;
+      for await (const chunk of (response as unknown as Record<typeof NODE_BODY, Readable>)[NODE_BODY] as AsyncIterable<Buffer>) {
+        length += chunk.byteLength;
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
       assert.equal(length, body.length);

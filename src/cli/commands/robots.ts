@@ -1,5 +1,6 @@
 // `sitemapkit robots`: announce sitemaps in a robots.txt. The edit itself is core/robots/edit.ts.
 
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../node/staged-output.js';
 import { dirname, resolve } from 'node:path';
@@ -38,15 +39,11 @@ export async function runRobots(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') return fatal(io, 'robots', `cannot read ${name}: ${ioErrorReason(error)}`);
   }
-  let original = '';
-  if (bytes !== undefined) {
-    try {
-      // ignoreBOM keeps a BOM in the text, so it is written back.
-      original = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      return fatal(io, 'robots', `cannot edit ${name}: it is not UTF-8 text (RFC 9309 §2.3 asks for UTF-8); nothing was changed`);
-    }
+  if (bytes !== undefined && !isUtf8(bytes)) {
+    return fatal(io, 'robots', `cannot edit ${name}: it is not UTF-8 text (RFC 9309 §2.3 asks for UTF-8); nothing was changed`);
   }
+  // Buffer's decoding keeps a BOM in the text, so it is written back.
+  const original = bytes?.toString('utf8') ?? '';
 
   const edit = setSitemapLines(original, sitemaps, { replace: args.flag('replace'), ...(robotsUrl !== undefined ? { robotsUrl } : {}) });
   const created = bytes === undefined;

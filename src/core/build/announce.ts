@@ -2,7 +2,6 @@
 // since the last accepted submission, as IndexNow asks: "submit URLs that have been added, updated or
 // deleted" (indexnow.org documentation).
 
-
 export interface AnnouncedPage {
   /** Content hash of the page now. */
   hash: string;

@@ -13,7 +13,6 @@ export interface DominantExclusion<R extends string = string> {
 }
 
 /** The reason more than half of the site's `pages` are left out for, if any (`detail`: a canonical URL). */
-
 export function dominantExclusion<R extends string>(excluded: readonly { reason: R; detail?: string }[], pages: number, baseUrl: string): DominantExclusion<R> | undefined {
   const top = mostCommon(excluded.map((page) => page.reason));
   if (top === undefined || top[1] * 2 <= pages) return undefined;

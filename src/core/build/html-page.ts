@@ -103,7 +103,6 @@ const ROBOTS_META_NAMES = new Set(['robots', 'googlebot', 'bingbot']);
  * `noindex` or `none` after a comma, a space or any crawler's name (`googlebot: noindex`): a false positive
  * only leaves a page out. developers.google.com/search/docs/crawling-indexing/robots-meta-tag
  */
-
 const NOINDEX_RE = /(?:^|[\s,:])(?:noindex|none)(?=$|[\s,;])/i;
 
 /**
@@ -173,13 +172,8 @@ const WHITESPACE_RUN_RE = /[\t\n\f\r ]+/g;
 /** ASCII whitespace runs as one space, ends trimmed (attribute values; text is done in `addText`). */
 function collapseWhitespace(s: string): string {
   const trimmed = trimAsciiWhitespace(s);
-  for (let i = 0; i < trimmed.length; i++) {
-    const c = trimmed.charCodeAt(i);
-    if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || isAsciiWhitespace(trimmed.charCodeAt(i + 1)))) {
-      return trimmed.replace(WHITESPACE_RUN_RE, ' ');
-    }
-  }
-  return trimmed;
+  // Most values hold no whitespace but lone spaces: no new string for them.
+  return /[\t\n\f\r]| {2}/.test(trimmed) ? trimmed.replace(WHITESPACE_RUN_RE, ' ') : trimmed;
 }
 
 const ESCAPE_RE = /[&<>"]/g;
@@ -319,8 +313,8 @@ function resolveUrl(ref: string, base: string, field: string): string | undefine
  */
 abstract class TagReader {
   protected tagName = '';
-  protected attrNames: string[] = [];
-  protected attrValues: string[] = [];
+  /** The tag's attributes, in document order. */
+  protected readonly attrs = new Map<string, string>();
   private attrName = '';
   private attrValue = '';
 
@@ -337,10 +331,7 @@ abstract class TagReader {
 
   onopentagname(start: number, end: number): void {
     this.tagName = this.html.slice(start, end).toLowerCase();
-    if (this.attrNames.length !== 0) {
-      this.attrNames = [];
-      this.attrValues = [];
-    }
+    this.attrs.clear();
   }
 
   onattribname(start: number, end: number): void {
@@ -358,10 +349,7 @@ abstract class TagReader {
 
   onattribend(): void {
     // HTML standard §13.2.5.33: a repeated attribute is dropped; the first one counts.
-    if (!this.attrNames.includes(this.attrName)) {
-      this.attrNames.push(this.attrName);
-      this.attrValues.push(this.attrValue);
-    }
+    if (!this.attrs.has(this.attrName)) this.attrs.set(this.attrName, this.attrValue);
     this.attrValue = '';
   }
 
@@ -371,11 +359,6 @@ abstract class TagReader {
 
   onselfclosingtag(): void {
     this.startTag(true);
-  }
-
-  protected attr(name: string): string | undefined {
-    const i = this.attrNames.indexOf(name);
-    return i === -1 ? undefined : this.attrValues[i];
   }
 }
 
@@ -494,7 +477,7 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
       case 'head':
       case 'body':
         // Optional tags (HTML standard §13.1.2.4): never on the stack, in the content only with attributes.
-        if (this.attrNames.some((attr) => !isNoiseAttribute(attr))) this.writeStartTag(name, AssetUrls.Keep);
+        if ([...this.attrs.keys()].some((attr) => !isNoiseAttribute(attr))) this.writeStartTag(name, AssetUrls.Keep);
         else this.tagWritten();
         return;
       case 'script':
@@ -502,7 +485,7 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
         // Script text (JSON-LD, `__NEXT_DATA__`) repeats the page or stamps the build, and styles are
         // presentation: dropped. An external script stays, its src normalised.
         if (!(selfClosing && this.foreignDepth > 0)) this.inScriptOrStyle = true;
-        if (name === 'script' && this.attr('src') !== undefined) this.writeStartTag(name, AssetUrls.DropQueryAndHashes);
+        if (name === 'script' && this.attrs.get('src') !== undefined) this.writeStartTag(name, AssetUrls.DropQueryAndHashes);
         return;
       case 'meta':
         if (!this.meta()) {
@@ -516,7 +499,7 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
       case 'base':
         // HTML standard §4.2.3: the first base element with an href sets the document base URL; one in
         // a <template> is no part of the document, one in a <noscript> no element once scripts run.
-        if (this.baseHref === undefined && !this.inert) this.baseHref = this.attr('href');
+        if (this.baseHref === undefined && !this.inert) this.baseHref = this.attrs.get('href');
         break;
       case 'img':
         urls = AssetUrls.DropQuery;
@@ -546,13 +529,10 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
 
   /** Write the start tag with its kept attributes, sorted (their order is not content). */
   private writeStartTag(name: string, urls: AssetUrls): void {
-    const names = this.attrNames;
-    const values = this.attrValues;
     let kept: string[] | undefined;
-    for (let i = 0; i < names.length; i++) {
-      const attr = names[i] as string;
+    for (const [attr, raw] of this.attrs) {
       if (isNoiseAttribute(attr)) continue;
-      let value = collapseWhitespace(values[i] as string);
+      let value = collapseWhitespace(raw);
       if (urls !== AssetUrls.Keep) {
         if (attr === 'src' || attr === 'href' || attr.endsWith('-url')) value = normalizeAssetUrl(value, urls);
         else if (attr === 'srcset' || attr === 'imagesrcset') value = normalizeSrcset(value, urls);
@@ -596,17 +576,17 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
 
   /** Robots and refresh facts of a `<meta>`; false when the element is build noise. */
   private meta(): boolean {
-    const content = this.attr('content') ?? '';
-    const name = this.attr('name');
+    const content = this.attrs.get('content') ?? '';
+    const name = this.attrs.get('name');
     // One in a <template> is inert (HTML standard §4.12.3: its content is no part of the document).
     const robots = NOINDEX_RE.test(content) && !this.isOpen('template');
     if (name !== undefined) {
       if (robots && ROBOTS_META_NAMES.has(trimAsciiWhitespace(name).toLowerCase())) this.noindex = true;
       if (isBuildMetaName(name)) return false;
     }
-    const property = this.attr('property');
+    const property = this.attrs.get('property');
     if (property !== undefined && isBuildMetaName(property)) return false;
-    const httpEquiv = this.attr('http-equiv');
+    const httpEquiv = this.attrs.get('http-equiv');
     if (httpEquiv !== undefined) {
       const pragma = trimAsciiWhitespace(httpEquiv).toLowerCase();
       if (pragma === 'x-robots-tag') {
@@ -622,15 +602,15 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
 
   /** Canonical and hreflang facts of a `<link>`, and how its href enters the content. */
   private link(): AssetUrls {
-    const rel = this.attr('rel');
+    const rel = this.attrs.get('rel');
     if (rel === undefined) return AssetUrls.Keep;
     const rels = trimAsciiWhitespace(rel).toLowerCase().split(WHITESPACE_RUN_RE);
-    const href = this.attr('href');
+    const href = this.attrs.get('href');
     // Google reads canonical and hreflang links in the <head> only, and not in a <noscript> or <template>.
     if (this.inHead && !this.inert && href !== undefined && trimAsciiWhitespace(href) !== '') {
       if (rels.includes('canonical')) this.canonicals.push(href);
-      const hreflang = this.attr('hreflang');
-      const type = this.attr('type');
+      const hreflang = this.attrs.get('hreflang');
+      const type = this.attrs.get('type');
       // An alternate with a type other than HTML is a feed or a format, not a language version.
       const isHtml = type === undefined || trimAsciiWhitespace(type).toLowerCase() === 'text/html';
       if (hreflang !== undefined && isHtml && rels.includes('alternate')) {
@@ -647,13 +627,11 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
   }
 
   private image(): void {
-    const src = this.attr('src');
-    if (src === undefined) return;
-    const trimmed = trimAsciiWhitespace(src);
-    if (trimmed === '' || /^data:/i.test(trimmed)) return;
-    if (this.isOpen('main')) this.images.main.push(trimmed);
-    if (this.isOpen('article')) this.images.article.push(trimmed);
-    if (!(this.isOpen('header') || this.isOpen('nav') || this.isOpen('footer') || this.isOpen('aside'))) this.images.body.push(trimmed);
+    const src = trimAsciiWhitespace(this.attrs.get('src') ?? '');
+    if (src === '' || /^data:/i.test(src)) return;
+    if (this.isOpen('main')) this.images.main.push(src);
+    if (this.isOpen('article')) this.images.article.push(src);
+    if (!(this.isOpen('header') || this.isOpen('nav') || this.isOpen('footer') || this.isOpen('aside'))) this.images.body.push(src);
   }
 
   facts(pageUrl: string): PageFacts {
@@ -772,11 +750,12 @@ class EncodingPrescan extends TagReader implements TokenizerCallbacks {
   protected startTag(): void {
     if (this.tagName !== 'meta') return;
     // `charset`, or a `content` naming a charset with `http-equiv="content-type"`: whichever comes first.
-    const fromContent = charsetFromContentType(this.attr('content') ?? '');
-    const charsetAt = this.attrNames.indexOf('charset');
+    const fromContent = charsetFromContentType(this.attrs.get('content') ?? '');
+    const charset = this.attrs.get('charset');
+    const names = [...this.attrs.keys()];
     let label: string | undefined;
-    if (charsetAt !== -1 && (fromContent === undefined || charsetAt < this.attrNames.indexOf('content'))) label = this.attrValues[charsetAt];
-    else if (fromContent !== undefined && this.attr('http-equiv') === 'content-type') label = fromContent;
+    if (charset !== undefined && (fromContent === undefined || names.indexOf('charset') < names.indexOf('content'))) label = charset;
+    else if (fromContent !== undefined && this.attrs.get('http-equiv') === 'content-type') label = fromContent;
     const encoding = label === undefined ? undefined : resolveEncodingLabel(label);
     // A meta tag is ASCII: a document it can be read from is not UTF-16 (the standard says so too).
     if (encoding === undefined) return;

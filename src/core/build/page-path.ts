@@ -48,7 +48,6 @@ export function pageUrlPath(relPath: string, options: PagePathOptions = {}): str
  * Every URL path (relative to the base, percent-encoded) a static host may serve the page at `relPath`
  * under, whatever the settings: does a canonical point at the page itself or at another page?
  */
-
 export function pageUrlPathVariants(relPath: string): string[] {
   const segments = relPath.split('/');
   const file = segments.pop() ?? '';

@@ -36,7 +36,6 @@ export interface SiteAlternates {
  * The alternates of one listed page (absolute, normalised, without fragment), each pair once. `pageAt`
  * finds the site's page served at a URL in any of its forms; `baseUrl` ends in `/`.
  */
-
 export function siteAlternates(
   alternates: readonly AlternateLink[],
   pageAt: (url: string) => AlternateTarget | undefined,

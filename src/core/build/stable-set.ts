@@ -1,7 +1,6 @@
 // A built site's sitemap children, whose bytes depend only on the pages they hold: laid out by
 // partition.ts, entries sorted by URL, the root declaring exactly the namespaces the file uses.
 
-
 import type { Limits, UrlEntry } from '../model.js';
 import { InvalidValueError, SitemapError } from '../errors.js';
 import { dedupeKey, scopeOf } from '../url.js';
@@ -67,14 +66,13 @@ export interface SerializedEntry {
   /** A hash of its loc (53 bits), the sort key with `byHash`. */
   hash?: number;
 }
-type Serialized = SerializedEntry;
 
 /** Lays out and serialises the children. Throws only on misuse (bad options). */
 export function buildStableSet(entries: Iterable<StableEntry>, options: StableSetOptions): StableSet {
   const name = options.name ?? 'sitemap';
   const serializer = new UrlEntrySerializer({ limits: options.limits, baseUrl: options.baseUrl, scope: scopeOf(options.baseUrl) });
   const refused: RefusedEntry[] = [];
-  const sections = new Map<string, Serialized[]>();
+  const sections = new Map<string, SerializedEntry[]>();
   for (const { entry, section } of entries) {
     const item = serializeOne(serializer, entry, refused);
     if (item === undefined) continue;
@@ -83,7 +81,7 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
     list.push(item);
   }
   const own = ownSections(new Map([...sections].map(([section, items]) => [section, items.length])), (section) => options.previousBuckets?.has(sectionFileStem(name, section)) === true);
-  const stems = new Map<string, Serialized[]>();
+  const stems = new Map<string, SerializedEntry[]>();
   for (const [section, items] of sections) {
     const stem = sectionFileStem(name, own.has(section) ? section : '');
     const list = stems.get(stem);
@@ -97,19 +95,19 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
  * The children of entries grouped by file stem (node/scale: a section's bucket): sorted by URL, or
  * `byHash` by urlHash, repeats of a URL dropped and counted, split into the buckets the limits need.
  */
-export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
+export function layOutStems(stems: ReadonlyMap<string, SerializedEntry[]>, options: Omit<StableSetOptions, 'baseUrl' | 'name'> & { byHash?: boolean }): { children: StableChild[]; buckets: Map<string, number>; duplicates: number } {
   const children: StableChild[] = [];
   const buckets = new Map<string, number>();
   let duplicates = 0;
   for (const stem of [...stems.keys()].sort()) {
-    const given = stems.get(stem) as Serialized[];
+    const given = stems.get(stem) as SerializedEntry[];
     const sorted = options.byHash === true ? sortByHash(given) : given.sort(byLoc);
     // The sort is stable: of one URL given twice, the first given is kept.
-    const items = sorted.filter((item, i) => i === 0 || item.loc !== (sorted[i - 1] as Serialized).loc);
+    const items = sorted.filter((item, i) => i === 0 || item.loc !== (sorted[i - 1] as SerializedEntry).loc);
     duplicates += given.length - items.length;
     // The largest entry alone in a file sets the smallest byte limit that works (generate refuses a
     // limit below its frame as an option, too: core/write/sitemap-set-writer.ts).
-    let largest: Serialized | undefined;
+    let largest: SerializedEntry | undefined;
     let used = 0;
     for (const item of items) {
       used |= item.namespaces;
@@ -130,11 +128,11 @@ export function layOutStems(stems: ReadonlyMap<string, Serialized[]>, options: O
     );
     const count = parts.length;
     buckets.set(stem, count);
-    const groups = parts.map((part) => part.map((i) => items[i] as Serialized));
+    const groups = parts.map((part) => part.map((i) => items[i] as SerializedEntry));
     groups.forEach((group, bucket) => {
       if (group.length === 0) return;
       let namespaces = 0;
-      let newest: Serialized | undefined;
+      let newest: SerializedEntry | undefined;
       for (const item of group) {
         namespaces |= item.namespaces;
         if (item.lastmodMs > (newest?.lastmodMs ?? Number.NEGATIVE_INFINITY)) newest = item;
@@ -156,7 +154,7 @@ export function childFrame(options: { limits: Readonly<Limits>; xslUrl?: string 
   return { declaration, sizing: { maxUrls: options.limits.maxUrlsPerSitemap, maxBytes: options.limits.maxBytesPerSitemap, maxNews: options.limits.maxNewsPerSitemap, overheadBytes } };
 }
 
-const byLoc = (a: Serialized, b: Serialized): number => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
+const byLoc = (a: SerializedEntry, b: SerializedEntry): number => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
 
 /** A 53-bit hash of a URL as the dedupe compares it (two halves of its fingerprint): the order of a sharded set's entries. */
 export function urlHash(loc: string): number {
@@ -168,8 +166,8 @@ export function urlHash(loc: string): number {
 // where URLs compare as long strings sharing their start. Entries sharing a hash sort by URL as the
 // dedupe compares it, and the repeats of one URL, however its escapes are spelt (`%c3%bc`, `%C3%BC`), go.
 
-function sortByHash(items: Serialized[]): Serialized[] {
-  const byHash = new Map<number, Serialized | Serialized[]>();
+function sortByHash(items: SerializedEntry[]): SerializedEntry[] {
+  const byHash = new Map<number, SerializedEntry | SerializedEntry[]>();
   for (const item of items) {
     const hash = (item.hash ??= urlHash(item.loc));
     const seen = byHash.get(hash);
@@ -177,9 +175,9 @@ function sortByHash(items: Serialized[]): Serialized[] {
     else if (Array.isArray(seen)) seen.push(item);
     else byHash.set(hash, [seen, item]);
   }
-  const sorted: Serialized[] = [];
+  const sorted: SerializedEntry[] = [];
   for (const hash of Float64Array.from(byHash.keys()).sort()) {
-    const entry = byHash.get(hash) as Serialized | Serialized[];
+    const entry = byHash.get(hash) as SerializedEntry | SerializedEntry[];
     if (!Array.isArray(entry)) {
       sorted.push(entry);
       continue;
@@ -193,7 +191,7 @@ function sortByHash(items: Serialized[]): Serialized[] {
 
 // An entry whose extensions are refused (a malformed hreflang, an image URL too long) is still a
 // page worth listing: it is kept without them, and the refusal is reported.
-function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: RefusedEntry[]): Serialized | undefined {
+function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: RefusedEntry[]): SerializedEntry | undefined {
   const { alternates, images } = entry;
   const attempts: [UrlEntry, RefusedEntry['keptWithout']][] = [[entry, undefined]];
   if (alternates !== undefined && images !== undefined) attempts.push([{ ...entry, alternates: undefined }, 'alternates'], [{ ...entry, images: undefined }, 'images']);

@@ -85,9 +85,8 @@ export class HttpCache {
     } finally {
       await file.close();
       if (complete) {
-        const meta: CachedDocument = { url, storedAt: new Date().toISOString(), bytes };
-        if (etag !== undefined) meta.etag = etag;
-        if (lastModified !== undefined) meta.lastModified = lastModified;
+        // A validator the response lacks is undefined, which JSON.stringify leaves out.
+        const meta: CachedDocument = { url, etag, lastModified, storedAt: new Date().toISOString(), bytes };
         await rename(temp, join(this.dir, `${key}.body`));
         await writeFile(join(this.dir, `${key}.json`), `${JSON.stringify(meta)}\n`);
       } else {

@@ -6,6 +6,7 @@
 // there). The deadline covers the whole body in event-loop idle time (deadline.ts), so a server
 // dripping a byte a second is cut off. A host found unreachable is not asked again during the client's life.
 
+import { isUtf8 } from 'node:buffer';
 import { parseHttpDate } from '../../core/datetime.js';
 import { SitemapError, checkCount, plural } from '../../core/errors.js';
 import { IdleDeadline } from './deadline.js';
@@ -111,11 +112,8 @@ function isTlsFailure(cause: string | undefined): boolean {
 /** A header's bytes (given as Latin-1 by node:http and fetch) as UTF-8 when they are, as browsers read a raw UTF-8 Location. */
 function utf8(value: string | null): string | null {
   if (value === null || !/[\x80-\xff]/.test(value)) return value;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
-  } catch {
-    return value;
-  }
+  const bytes = Buffer.from(value, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
 }
 
 /** Whether a failure says the host cannot be reached: its other URLs would fail the same way. */
@@ -398,9 +396,10 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    // Either kind of body, Node stream or web stream, is let go of when the loop is left early.
-    const source: AsyncIterable<Uint8Array> | null = nodeBodyOf(this.response) ?? (this.response.body as AsyncIterable<Uint8Array> | null);
-    if (source === null || this.finished) {
+    // Either kind of body, Node stream or web stream, is let go of when the loop is left early. Our
+    // transport's responses have no web `body`: one without a Node stream has none at all.
+    const source: AsyncIterable<Uint8Array> | null | undefined = nodeBodyOf(this.response) ?? (this.response.body as AsyncIterable<Uint8Array> | null);
+    if (source == null || this.finished) {
       this.finish();
       return;
     }

@@ -77,28 +77,8 @@ function decoded(message: IncomingMessage, encoding: string): Readable {
   return out;
 }
 
-/** The Node stream of a response made here, read by the client instead of `body` (whose adapter copies every chunk). */
+/** The Node stream of a response made here, read by the client instead of a web `body` (whose adapter copies every chunk). */
 export const NODE_BODY = Symbol('sitemapkit.nodeBody');
-
-/** The part of fetch's `Response` the client reads; `body` is made on first use, from the Node stream. */
-class NodeResponse {
-  readonly [NODE_BODY]: Readable | null;
-  private web: ReadableStream<Uint8Array> | null | undefined;
-
-  constructor(
-    readonly status: number,
-    readonly headers: ResponseHeaders,
-    stream: Readable | null,
-  ) {
-    this[NODE_BODY] = stream;
-  }
-
-  get body(): ReadableStream<Uint8Array> | null {
-    const stream = this[NODE_BODY];
-    if (this.web === undefined) this.web = stream === null ? null : (Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>);
-    return this.web;
-  }
-}
 
 /** One scheme's request function and its keep-alive agent. */
 interface Transport {
@@ -164,9 +144,9 @@ export function createNodeFetch(options: { lookup?: LookupFunction } = {}): Node
         // before then stays with the stream for its reader.
         if (!nullBody) source.pause();
         source.on('error', () => {});
-        // As with fetch, Content-Length stays the header's: the length as sent, before decoding.
-        const response = new NodeResponse(status, new ResponseHeaders(message), nullBody ? null : source);
-        resolve(response as unknown as Response);
+        // The part of fetch's `Response` the client reads. As with fetch, Content-Length stays the
+        // header's: the length as sent, before decoding.
+        resolve({ status, headers: new ResponseHeaders(message), [NODE_BODY]: nullBody ? null : source } as unknown as Response);
       });
       request.end();
     });

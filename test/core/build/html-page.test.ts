@@ -571,6 +571,8 @@ describe('scanHtmlPage: hostile input stays linear', () => {
     ['a script src of 1 MB of dashes', `<script src="/${'-'.repeat(1_000_000)}.js"></script>`],
     ['a robots content of 1 MB of separators', `<meta name="robots" content="${', :'.repeat(330_000)}x">`],
     ['a refresh content of 1 MB of digits', `<meta http-equiv="refresh" content="${'9'.repeat(1_000_000)}">`],
+    // Each attribute was looked for among the tag's earlier ones: 60,000 took 22 s.
+    ['a tag of 60,000 attributes', `<div ${Array.from({ length: 60_000 }, (_, i) => `a${i}`).join(' ')}>x</div>`],
   ];
   for (const [what, html] of cases) {
     it(what, () => {
@@ -582,6 +584,14 @@ describe('scanHtmlPage: hostile input stays linear', () => {
       assert.ok(user + system < 5_000_000, `${what}: ${Math.round((user + system) / 1000)} ms of CPU`);
     });
   }
+
+  it('the encoding prescan of a whole page (scan-pages.ts reads one that decodes badly again) over a tag of 60,000 attributes', () => {
+    const bytes = new TextEncoder().encode(`<div ${Array.from({ length: 60_000 }, (_, i) => `a${i}`).join(' ')}><meta charset="koi8-r">`);
+    const started = process.cpuUsage();
+    assert.equal(sniffHtmlEncoding(bytes, bytes.length), 'koi8-r');
+    const { user, system } = process.cpuUsage(started);
+    assert.ok(user + system < 5_000_000, `${Math.round((user + system) / 1000)} ms of CPU`);
+  });
 
   it('closes every element left open, once', () => {
     const c = content('<div>'.repeat(1_000));
