@@ -159,11 +159,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     get skipped() {
       return current.skipped;
     },
-    file(name) {
-      // A change is being loaded: answer from the set it brings.
-      if (pending !== undefined) return pending.then(() => lookup(name));
-      return lookup(name);
-    },
+    // From the set served until the one being loaded, if any, is whole (one commit point): no request waits for it.
+    file: lookup,
     reload,
     close() {
       stopFollowing();

@@ -172,6 +172,23 @@ test('a commit is followed without being told (fs.watch or the poll)', async (t)
   assert.ok(source.names.every((name) => readdirSync(dir).includes(name)));
 });
 
+test('while a new set loads, requests are answered at once from the old one (one commit point), not held until it is loaded', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const source = await openDirectorySource({ dir });
+  t.after(() => source.close());
+  const old = source.file('sitemap.xml');
+  const next = tempDir();
+  await writeSet(next, 'b');
+  for (const name of readdirSync(next)) if (name.endsWith('.gz')) renameSync(join(next, name), join(dir, name));
+  // Committed, reloaded and asked for in one synchronous run: no watcher's reload can come between.
+  renameSync(join(next, 'sitemap.xml'), join(dir, 'sitemap.xml'));
+  const loading = source.reload();
+  assert.equal(source.file('sitemap.xml'), old);
+  await loading;
+  assert.notEqual(source.file('sitemap.xml'), old);
+});
+
 test('Last-Modified is when the bytes changed: a child kept by a new set keeps it; the entry file rewritten alike keeps it', async (t) => {
   const dir = tempDir();
   await writeSet(dir, 'a', 30);
