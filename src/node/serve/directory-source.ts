@@ -6,7 +6,7 @@
 
 import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { SitemapError, checkCount } from '../../core/errors.js';
@@ -91,8 +91,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const retired = new Map<string, { loaded: Loaded; until: number }>();
 
   let pending: Promise<void> | undefined;
-  /** The entry file's and the folder's versions when loading last failed: reported once per pair. */
+  /** The entry file's and the folder's versions when loading last failed (the folder of the file that failed): reported once per pair. */
   let failedVersion: string | undefined;
+  let failedFolder = options.dir;
   let again = false;
   const tell = (event: Parameters<NonNullable<DirectorySourceOptions['onChange']>>[0]): void => {
     try {
@@ -129,7 +130,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           tell({ loaded: [...current.files.keys()] });
         } catch (error) {
           // Reported once per version of the entry file and of the folder, not at every poll.
-          failedVersion = `${await versionAt(join(options.dir, entryName))} ${folder}`;
+          failedFolder = (error as { folder?: string }).folder ?? options.dir;
+          failedVersion = `${await versionAt(join(options.dir, entryName))} ${failedFolder === options.dir ? folder : await versionAt(failedFolder)}`;
           tell({ error: asServeError(error, options.dir) });
         }
       } while (again);
@@ -141,7 +143,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
 
   const check = async (): Promise<void> => {
     const version = await versionAt(join(options.dir, entryName));
-    if (version !== current.entryVersion && `${version} ${await versionAt(options.dir)}` !== failedVersion) await reload();
+    if (version !== current.entryVersion && `${version} ${await versionAt(failedFolder)}` !== failedVersion) await reload();
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
@@ -211,7 +213,8 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     try {
       for (const [name, loc] of await childNames(dir, entry.file, entryName, childBase, skipped)) {
         const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total).catch((error: SitemapError) => {
-          throw new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`);
+          // With its folder: a file added there (a subfolder of `dir`) is worth another attempt.
+          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder: dirname(join(dir, name)) });
         });
         total += child.bytes;
         files.set(name, child);
@@ -251,8 +254,8 @@ async function childNames(dir: string, entry: SitemapFile, entryName: string, ch
 
 /**
  * A child's file in `dir`, by the path a client asks for it (its loc's, RFC 3986 §6.2.2 normalised), below the base URL;
- * without one (the index's own URL unknown), the longest end of that path naming a file in `dir`, else its last segment:
- * a set made for https://x/maps/ is served from its top. Else why it is not served.
+ * without one (the index's own URL unknown), the longest end of that path naming a file in `dir` (so a set made for
+ * https://x/maps/ is served from its top), else in a folder of `dir`. Else why it is not served.
  */
 async function childPath(dir: string, loc: string, childBase: string | undefined): Promise<string | { reason: string }> {
   const last = loc.slice(loc.lastIndexOf('/') + 1);
@@ -266,11 +269,14 @@ async function childPath(dir: string, loc: string, childBase: string | undefined
   const segments = url?.pathname.split('/') ?? [last];
   let from = segments.length - 1;
   while (from > 0 && PLAIN_NAME.test(segments[from - 1] as string)) from--;
+  // None: the longest whose folder is there, where the file may yet come (its last segment, in `dir` itself).
+  let inFolder = last;
   for (; from < segments.length - 1; from++) {
     const name = segments.slice(from).join('/');
     if (await lstat(join(dir, name)).then(() => true, () => false)) return name;
+    if (inFolder === last && (await lstat(dirname(join(dir, name))).then((info) => info.isDirectory(), () => false))) inFolder = name;
   }
-  return last;
+  return inFolder;
 }
 
 /** Reads one file of the set (never through a symlink); one that does not fit in `room` is read when sent. */

@@ -308,6 +308,21 @@ test('a new set whose named child arrives after its entry file (a copy in any or
   assert.equal(served(), readdirSync(next).sort().join());
 });
 
+test('a new set whose child in a subfolder arrives after its entry file is served once the child is there (the subfolder changed, not the directory)', async (t) => {
+  for (const baseUrl of [undefined, BASE]) {
+    const dir = tempDir();
+    await writeSet(dir, 'a');
+    mkdirSync(join(dir, 'en'));
+    const source = await openDirectorySource({ dir, pollMs: 50, ...(baseUrl === undefined ? {} : { baseUrl }) });
+    t.after(() => source.close());
+    writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}en/s.xml</loc></sitemap></sitemapindex>`);
+    await source.reload();
+    writeFileSync(join(dir, 'en', 's.xml'), `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE}en/</loc></url></urlset>`);
+    for (let tries = 0; tries < 40 && !source.names.includes('en/s.xml'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(source.names, ['sitemap.xml', 'en/s.xml'], baseUrl);
+  }
+});
+
 test('as Express or Connect middleware, a 404 goes to next()', async (t) => {
   const dir = tempDir();
   await writeSet(dir, 'a');
