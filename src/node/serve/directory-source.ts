@@ -5,7 +5,7 @@
 // period: crawlers fetch children long after the index.
 
 import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
-import { lstat, open, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -241,8 +241,10 @@ async function childNames(dir: string, entry: SitemapFile, entryName: string, ch
   if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
   // The entry file's name is taken, by no loc ('').
   const names = new Map<string, string>([[entryName, '']]);
+  // The folders in `dir`: a path whose first folder is not one is not looked for (a loc of a thousand segments costs none).
+  const top = new Set(childBase === undefined ? (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name) : []);
   for (const { loc } of reading.sitemaps) {
-    const name = await childPath(dir, loc, childBase);
+    const name = await childPath(dir, top, loc, childBase);
     const taken = typeof name === 'string' ? names.get(name) : undefined;
     const reason = typeof name !== 'string' ? name.reason : taken === '' ? "its file name is the entry file's" : taken !== undefined && taken !== loc ? `its file name is that of ${taken}, listed before` : undefined;
     if (reason !== undefined) skipped.push({ loc, reason });
@@ -257,7 +259,7 @@ async function childNames(dir: string, entry: SitemapFile, entryName: string, ch
  * without one (the index's own URL unknown), the longest end of that path naming a file in `dir` (so a set made for
  * https://x/maps/ is served from its top), else in a folder of `dir`. Else why it is not served.
  */
-async function childPath(dir: string, loc: string, childBase: string | undefined): Promise<string | { reason: string }> {
+async function childPath(dir: string, top: ReadonlySet<string>, loc: string, childBase: string | undefined): Promise<string | { reason: string }> {
   const last = loc.slice(loc.lastIndexOf('/') + 1);
   if (!SAFE_NAME.test(last)) return { reason: `its last path segment ${JSON.stringify(last)} is no file name served (a plain name ending in .xml, .xml.gz or .txt)` };
   const url = URL.canParse(loc) ? new URL(loc) : undefined;
@@ -266,12 +268,13 @@ async function childPath(dir: string, loc: string, childBase: string | undefined
     const name = url.href.slice(childBase.length);
     return name.split('/').every((segment) => PLAIN_NAME.test(segment)) ? name : { reason: `its path below the base URL ${JSON.stringify(name)} has a folder that is no plain name` };
   }
-  const segments = url?.pathname.split('/') ?? [last];
+  const segments = top.size > 0 && url !== undefined ? url.pathname.split('/') : [last];
   let from = segments.length - 1;
   while (from > 0 && PLAIN_NAME.test(segments[from - 1] as string)) from--;
   // None: the longest whose folder is there, where the file may yet come (its last segment, in `dir` itself).
   let inFolder = last;
   for (; from < segments.length - 1; from++) {
+    if (!top.has(segments[from] as string)) continue;
     const name = segments.slice(from).join('/');
     if (await lstat(join(dir, name)).then(() => true, () => false)) return name;
     if (inFolder === last && (await lstat(dirname(join(dir, name))).then((info) => info.isDirectory(), () => false))) inFolder = name;
