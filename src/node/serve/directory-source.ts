@@ -132,7 +132,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           // Reported once per version of the entry file and of the folder, not at every poll.
           failedFolder = (error as { folder?: string }).folder ?? options.dir;
           failedVersion = `${await versionAt(join(options.dir, entryName))} ${failedFolder === options.dir ? folder : await versionAt(failedFolder)}`;
-          tell({ error: asServeError(error, options.dir) });
+          tell({ error: error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${options.dir}: ${ioErrorReason(error)}`) });
         }
       } while (again);
     })().finally(() => {
@@ -402,8 +402,4 @@ function pruneRetired(retired: Map<string, { loaded: Loaded; until: number }>, n
     retired.delete(name);
     held -= old.loaded.bytes;
   }
-}
-
-function asServeError(error: unknown, dir: string): SitemapError {
-  return error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${dir}: ${ioErrorReason(error)}`);
 }
