@@ -457,9 +457,9 @@ children of the old one stay served for a while.`,
     withNote(NAME, 'serve NAME.xml and the files it names'),
     withNote(QUIET, 'no start and reload lines on standard error'),
   ],
-  notes: `Paths: BASE/NAME.xml, and each child by its name; a .xml.gz child is also answered as .xml (gzip
-to clients that accept it, plain XML to the others). BASE/NAME.html: the set as a page for people
-(files, URL counts, newest lastmod, a filterable list of URLs). Every other path is 404.`,
+  notes: `Paths: BASE/NAME.xml, and each child at its path below BASE; a .xml.gz child is also answered as
+.xml (gzip to clients that accept it, plain XML to the others). BASE/NAME.html: the set as a page
+for people (files, URL counts, newest lastmod, a filterable list of URLs). Every other path is 404.`,
   exit: '0 stopped by SIGINT or SIGTERM (in-flight responses finished), 2 usage error, no set in DIR, or the port taken.',
   examples: [
     'sitemapkit serve public --port 8080',

@@ -56,10 +56,14 @@ test('--log none logs nothing; --no-robots-header and --cache-control change the
   assert.equal(serve.stdout(), '');
   assert.match(serve.stderr(), new RegExp(`at ${serve.origin}/maps/sitemap\\.xml `));
   // A base URL without its final slash names a file: its folder is where the set is served, and said.
-  const file = await startServe(dir, ['--base-url', `${BASE}maps`]);
+  const file = await startServe(dir, ['--base-url', `${BASE}maps/sitemap.xml`]);
   t.after(() => file.stop('SIGKILL'));
-  assert.match(file.stderr(), new RegExp(`at ${file.origin}/sitemap\\.xml `));
-  assert.equal((await fetch(`${file.origin}/sitemap.xml`)).status, 200);
+  assert.match(file.stderr(), new RegExp(`at ${file.origin}/maps/sitemap\\.xml `));
+  assert.equal((await fetch(`${file.origin}/maps/sitemap.xml`)).status, 200);
+  // Served at https://www.example.com/, the set's children (/maps/…) would be in DIR/maps/: none there, no set.
+  const off = await runCli(['serve', dir, '--base-url', `${BASE}maps`, '--port', '0'], { cwd: dir });
+  assert.equal(off.code, 2);
+  assert.match(off.stderr, /listed by sitemap\.xml: cannot read .*\/maps\/[^/]+\.xml\.gz: no such file/);
 });
 
 test('usage errors and a folder without a set exit 2', async () => {

@@ -1,7 +1,7 @@
 // A fetch handler over a sitemap set (issue 25). The Node adapter calls `answer`, the same answer as
 // plain data: building a Request and a Response per request cost ~6× the throughput of node:http.
-// Files are looked up by the last path segment, never decoded nor reaching a file system, so path
-// tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss.
+// Files are looked up by their path below the base, plain segments only, never decoded nor reaching a
+// file system, so path tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss.
 
 import { parseHttpDate } from '../datetime.js';
 import { scopeOf } from '../url.js';
@@ -209,7 +209,7 @@ export function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
-/** The file name a request-target asks for: one plain segment right under `basePath`, nothing decoded. */
+/** The file a request-target asks for: plain segments (a child in a subfolder) under `basePath`, nothing decoded. */
 function nameIn(target: string, basePath: string): string | undefined {
   let path = target;
   // Absolute-form (RFC 9112 §3.2.2), as proxies send it and as Request.url always is: its path only.
@@ -222,7 +222,7 @@ function nameIn(target: string, basePath: string): string | undefined {
   if (query >= 0) path = path.slice(0, query);
   if (!path.startsWith(basePath)) return undefined;
   const name = path.slice(basePath.length);
-  return SAFE_NAME.test(name) && /\.(?:xml|xml\.gz|txt|html)$/.test(name) ? name : undefined;
+  return /^(?:[A-Za-z0-9][A-Za-z0-9._-]*\/)*[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt|html)$/.test(name) ? name : undefined;
 }
 
 function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Variant | undefined {

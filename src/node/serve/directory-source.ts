@@ -5,14 +5,14 @@
 // period: crawlers fetch children long after the index.
 
 import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { SitemapError, checkCount } from '../../core/errors.js';
 import { scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
-import { strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
+import { SAFE_NAME as PLAIN_NAME, strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
 import { textOf, viewOfFiles, type SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
@@ -22,7 +22,7 @@ export interface DirectorySourceOptions {
   dir: string;
   /** The entry file: the index or the single sitemap (default `sitemap.xml`). */
   entry?: string;
-  /** Where the set is served: a child of the index is served only when its loc sits directly under it. */
+  /** Where the set is served: a child of the index is served only when its loc sits under it, at its path below it. */
   baseUrl?: string;
   /** How long the children of a replaced set stay served, in milliseconds (default one hour). */
   graceMs?: number;
@@ -91,8 +91,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const retired = new Map<string, { loaded: Loaded; until: number }>();
 
   let pending: Promise<void> | undefined;
-  /** The entry file's and the folder's versions when loading last failed: reported once per pair. */
+  /** The entry file's and the folder's versions when loading last failed (the folder of the file that failed): reported once per pair. */
   let failedVersion: string | undefined;
+  let failedFolder = options.dir;
   let again = false;
   const tell = (event: Parameters<NonNullable<DirectorySourceOptions['onChange']>>[0]): void => {
     try {
@@ -129,8 +130,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           tell({ loaded: [...current.files.keys()] });
         } catch (error) {
           // Reported once per version of the entry file and of the folder, not at every poll.
-          failedVersion = `${await versionAt(join(options.dir, entryName))} ${folder}`;
-          tell({ error: asServeError(error, options.dir) });
+          failedFolder = (error as { folder?: string }).folder ?? options.dir;
+          failedVersion = `${await versionAt(join(options.dir, entryName))} ${failedFolder === options.dir ? folder : await versionAt(failedFolder)}`;
+          tell({ error: error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${options.dir}: ${ioErrorReason(error)}`) });
         }
       } while (again);
     })().finally(() => {
@@ -141,7 +143,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
 
   const check = async (): Promise<void> => {
     const version = await versionAt(join(options.dir, entryName));
-    if (version !== current.entryVersion && `${version} ${await versionAt(options.dir)}` !== failedVersion) await reload();
+    if (version !== current.entryVersion && `${version} ${await versionAt(failedFolder)}` !== failedVersion) await reload();
   };
   const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
 
@@ -159,11 +161,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     get skipped() {
       return current.skipped;
     },
-    file(name) {
-      // A change is being loaded: answer from the set it brings.
-      if (pending !== undefined) return pending.then(() => lookup(name));
-      return lookup(name);
-    },
+    // From the set served until the one being loaded, if any, is whole (one commit point): no request waits for it.
+    file: lookup,
     reload,
     close() {
       stopFollowing();
@@ -212,9 +211,10 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     let failure: { error: unknown } | undefined;
     const skipped: Skipped[] = [];
     try {
-      for (const [name, loc] of await childNames(entry.file, entryName, childBase, skipped)) {
+      for (const [name, loc] of await childNames(dir, entry.file, entryName, childBase, skipped)) {
         const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total).catch((error: SitemapError) => {
-          throw new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`);
+          // With its folder: a file added there (a subfolder of `dir`) is worth another attempt.
+          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder: dirname(join(dir, name)) });
         });
         total += child.bytes;
         files.set(name, child);
@@ -230,8 +230,8 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
   }
 }
 
-/** The files the entry file lists: the children of an index, by the last segment of their loc (to the loc); those not served to `skipped`. */
-async function childNames(entry: SitemapFile, entryName: string, childBase: string | undefined, skipped: Skipped[]): Promise<Map<string, string>> {
+/** The files the entry file lists: the children of an index, by their path in `dir` (to the loc); those not served to `skipped`. */
+async function childNames(dir: string, entry: SitemapFile, entryName: string, childBase: string | undefined, skipped: Skipped[]): Promise<Map<string, string>> {
   if (!entryName.endsWith('.xml')) return new Map();
   const reading = readXmlSitemapText(await textOf(entry), { maxEntries: 50_000 });
   // An entry file cut short is no set: serving it would hide the children it no longer names.
@@ -241,32 +241,55 @@ async function childNames(entry: SitemapFile, entryName: string, childBase: stri
   if (reading.format !== 'sitemapindex') throw new SitemapError('ERR_SITEMAP_SERVE', `${entryName} is not a sitemap or a sitemap index (${reading.format})`);
   // The entry file's name is taken, by no loc ('').
   const names = new Map<string, string>([[entryName, '']]);
+  // The folders in `dir`: a path whose first folder is not one is not looked for (a loc of a thousand segments costs none).
+  const top = new Set(childBase === undefined ? (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name) : []);
   for (const { loc } of reading.sitemaps) {
-    const slash = loc.lastIndexOf('/');
-    const name = loc.slice(slash + 1);
-    // Its folder as a URL (host in lower case, no default port: the same URL, RFC 3986 §6.2.2), to compare with the base.
-    const folder = loc.slice(0, slash + 1);
-    const reason = whyNotServed(loc, name, URL.canParse(folder) ? new URL(folder).href : folder, names.get(name), childBase);
+    const name = await childPath(dir, top, loc, childBase);
+    const taken = typeof name === 'string' ? names.get(name) : undefined;
+    const reason = typeof name !== 'string' ? name.reason : taken === '' ? "its file name is the entry file's" : taken !== undefined && taken !== loc ? `its file name is that of ${taken}, listed before` : undefined;
     if (reason !== undefined) skipped.push({ loc, reason });
-    else names.set(name, loc);
+    else names.set(name as string, loc);
   }
   names.delete(entryName);
   return names;
 }
 
-/** Why a child (its loc, name and folder, the loc that took its name, '' for the entry file's) cannot be served, if it cannot. */
-function whyNotServed(loc: string, name: string, folder: string, taken: string | undefined, childBase: string | undefined): string | undefined {
-  if (!SAFE_NAME.test(name)) return `its last path segment ${JSON.stringify(name)} is no file name served (a plain name ending in .xml, .xml.gz or .txt)`;
-  if (childBase !== undefined && folder !== childBase) return `it is not directly under the base URL ${childBase}`;
-  if (taken === '') return "its file name is the entry file's";
-  if (taken !== undefined && taken !== loc) return `its file name is that of ${taken}, listed before`;
-  return undefined;
+/**
+ * A child's file in `dir`, by the path a client asks for it (its loc's, RFC 3986 §6.2.2 normalised), below the base URL;
+ * without one (the index's own URL unknown), the longest end of that path naming a file in `dir` (so a set made for
+ * https://x/maps/ is served from its top), else in a folder of `dir`. Else why it is not served.
+ */
+async function childPath(dir: string, top: ReadonlySet<string>, loc: string, childBase: string | undefined): Promise<string | { reason: string }> {
+  const last = loc.slice(loc.lastIndexOf('/') + 1);
+  if (!SAFE_NAME.test(last)) return { reason: `its last path segment ${JSON.stringify(last)} is no file name served (a plain name ending in .xml, .xml.gz or .txt)` };
+  const url = URL.canParse(loc) ? new URL(loc) : undefined;
+  if (childBase !== undefined) {
+    if (url === undefined || !url.href.startsWith(childBase)) return { reason: `it is not under the base URL ${childBase}` };
+    const name = url.href.slice(childBase.length);
+    return name.split('/').every((segment) => PLAIN_NAME.test(segment)) ? name : { reason: `its path below the base URL ${JSON.stringify(name)} has a folder that is no plain name` };
+  }
+  const segments = top.size > 0 && url !== undefined ? url.pathname.split('/') : [last];
+  let from = segments.length - 1;
+  while (from > 0 && PLAIN_NAME.test(segments[from - 1] as string)) from--;
+  // None: the longest whose folder is there, where the file may yet come (its last segment, in `dir` itself).
+  let inFolder = last;
+  for (; from < segments.length - 1; from++) {
+    if (!top.has(segments[from] as string)) continue;
+    const name = segments.slice(from).join('/');
+    if (await lstat(join(dir, name)).then(() => true, () => false)) return name;
+    if (inFolder === last && (await lstat(dirname(join(dir, name))).then((info) => info.isDirectory(), () => false))) inFolder = name;
+  }
+  return inFolder;
 }
 
 /** Reads one file of the set (never through a symlink); one that does not fit in `room` is read when sent. */
 async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity): Promise<Loaded> {
   let handle: FileHandle;
   try {
+    // O_NOFOLLOW guards the file only: each folder on its path is checked not to be a symlink.
+    for (let slash = name.indexOf('/'); slash > 0; slash = name.indexOf('/', slash + 1)) {
+      if ((await lstat(join(dir, name.slice(0, slash)))).isSymbolicLink()) throw new Error(`${name.slice(0, slash)} is a symbolic link`);
+    }
     // O_NONBLOCK: a FIFO named by the set would otherwise block the open, and every request with it.
     handle = await open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
@@ -379,8 +402,4 @@ function pruneRetired(retired: Map<string, { loaded: Loaded; until: number }>, n
     retired.delete(name);
     held -= old.loaded.bytes;
   }
-}
-
-function asServeError(error: unknown, dir: string): SitemapError {
-  return error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${dir}: ${ioErrorReason(error)}`);
 }

@@ -172,6 +172,23 @@ test('a commit is followed without being told (fs.watch or the poll)', async (t)
   assert.ok(source.names.every((name) => readdirSync(dir).includes(name)));
 });
 
+test('while a new set loads, requests are answered at once from the old one (one commit point), not held until it is loaded', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const source = await openDirectorySource({ dir });
+  t.after(() => source.close());
+  const old = source.file('sitemap.xml');
+  const next = tempDir();
+  await writeSet(next, 'b');
+  for (const name of readdirSync(next)) if (name.endsWith('.gz')) renameSync(join(next, name), join(dir, name));
+  // Committed, reloaded and asked for in one synchronous run: no watcher's reload can come between.
+  renameSync(join(next, 'sitemap.xml'), join(dir, 'sitemap.xml'));
+  const loading = source.reload();
+  assert.equal(source.file('sitemap.xml'), old);
+  await loading;
+  assert.notEqual(source.file('sitemap.xml'), old);
+});
+
 test('Last-Modified is when the bytes changed: a child kept by a new set keeps it; the entry file rewritten alike keeps it', async (t) => {
   const dir = tempDir();
   await writeSet(dir, 'a', 30);
@@ -222,20 +239,49 @@ test('children of the index that cannot be served are named with why: a name tha
   const dir = tempDir();
   writeFileSync(join(dir, 's1.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url></urlset>');
   writeFileSync(join(dir, 's2.xml'), readFileSync(join(dir, 's1.xml')));
-  // As Hugo writes it: /en/sitemap.xml beside /sitemap.xml. The same loc twice is one child, served; so is
-  // one whose host is in capitals, with the default port (the same URL: RFC 3986 §6.2.2.1, §6.2.3).
-  const listed = [`${BASE}s1.xml`, `${BASE}en/sitemap.xml`, `${BASE}fr/s1.xml`, `${BASE}list?page=2`, `${BASE}s1.xml`, 'HTTPS://WWW.Example.COM:443/s2.xml', 'https://cdn.example.net'];
-  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${listed.map((loc) => `<sitemap><loc>${loc.replace('&', '&amp;')}</loc></sitemap>`).join('')}</sitemapindex>`);
   const notFiles = [['list?page=2', `${BASE}list?page=2`], ['cdn.example.net', 'https://cdn.example.net']].map(([name, loc]) => ({ loc, reason: `its last path segment "${name}" is no file name served (a plain name ending in .xml, .xml.gz or .txt)` }));
-  for (const [baseUrl, skipped] of [
-    [undefined, [{ loc: `${BASE}en/sitemap.xml`, reason: 'its file name is the entry file\'s' }, { loc: `${BASE}fr/s1.xml`, reason: `its file name is that of ${BASE}s1.xml, listed before` }, ...notFiles]],
-    [BASE, [{ loc: `${BASE}en/sitemap.xml`, reason: `it is not directly under the base URL ${BASE}` }, { loc: `${BASE}fr/s1.xml`, reason: `it is not directly under the base URL ${BASE}` }, ...notFiles]],
+  const off = ['https://cdn.example.net/s1.xml', `${BASE}.well-known/s1.xml`];
+  // Without a base URL, /en/sitemap.xml and /fr/s1.xml not in subfolders of the directory are looked for at
+  // its top. The same loc twice is one child, served; so is one whose host is in capitals, with the default
+  // port (the same URL: RFC 3986 §6.2.2.1, §6.2.3).
+  for (const [baseUrl, more, skipped] of [
+    [undefined, [`${BASE}en/sitemap.xml`, `${BASE}fr/s1.xml`], [{ loc: `${BASE}en/sitemap.xml`, reason: 'its file name is the entry file\'s' }, { loc: `${BASE}fr/s1.xml`, reason: `its file name is that of ${BASE}s1.xml, listed before` }, ...notFiles]],
+    [BASE, off, [{ loc: off[0], reason: `it is not under the base URL ${BASE}` }, { loc: off[1], reason: 'its path below the base URL ".well-known/s1.xml" has a folder that is no plain name' }, ...notFiles]],
   ] as const) {
+    const listed = [`${BASE}s1.xml`, ...more, `${BASE}list?page=2`, `${BASE}s1.xml`, 'HTTPS://WWW.Example.COM:443/s2.xml', 'https://cdn.example.net'];
+    writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${listed.map((loc) => `<sitemap><loc>${loc.replace('&', '&amp;')}</loc></sitemap>`).join('')}</sitemapindex>`);
     const source = await openDirectorySource({ dir, ...(baseUrl === undefined ? {} : { baseUrl }) });
     source.close();
     assert.deepEqual(source.names, ['sitemap.xml', 's1.xml', 's2.xml'], baseUrl);
     assert.deepEqual(source.skipped, skipped, baseUrl);
   }
+});
+
+test('a child in a subfolder is served at the path its loc has (Hugo: /en/sitemap.xml beside /sitemap.xml); a subfolder that is a symlink is never followed', async (t) => {
+  const dir = tempDir();
+  const urlset = (tag: string): string => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE}${tag}</loc></url></urlset>`;
+  mkdirSync(join(dir, 'sub'));
+  mkdirSync(join(dir, 'en'));
+  writeFileSync(join(dir, 'sub', 'sitemap-1.xml'), urlset('sub'));
+  writeFileSync(join(dir, 'en', 'sitemap.xml'), urlset('en'));
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}sub/sitemap-1.xml</loc></sitemap><sitemap><loc>${BASE}en/sitemap.xml</loc></sitemap></sitemapindex>`);
+  for (const baseUrl of [undefined, BASE]) {
+    const source = await openDirectorySource({ dir, ...(baseUrl === undefined ? {} : { baseUrl }) });
+    const server = await listen(toNodeListener(createSitemapHandler({ source, ...(baseUrl === undefined ? {} : { baseUrl }) })));
+    t.after(async () => {
+      source.close();
+      await server.close();
+    });
+    for (const tag of ['sub', 'en']) assert.deepEqual(locs(await (await fetch(`${server.origin}/${tag}/${tag === 'sub' ? 'sitemap-1' : 'sitemap'}.xml`)).text()), [`${BASE}${tag}`], `${baseUrl} ${tag}`);
+    assert.equal((await fetch(`${server.origin}/sitemap-1.xml`)).status, 404);
+    assert.deepEqual(source.skipped, []);
+  }
+  const outside = tempDir();
+  writeFileSync(join(outside, 'sitemap-1.xml'), urlset('outside'));
+  rmSync(join(dir, 'sub'), { recursive: true });
+  symlinkSync(outside, join(dir, 'sub'));
+  await assert.rejects(openDirectorySource({ dir }), { code: 'ERR_SITEMAP_SERVE' });
+  await assert.rejects(openDirectorySource({ dir, baseUrl: BASE }), { code: 'ERR_SITEMAP_SERVE' });
 });
 
 test('a .xml.gz child that is no gzip (plain XML under that name) stops the set from loading: it would be sent as gzip, to every client\'s failure', async () => {
@@ -260,6 +306,21 @@ test('a new set whose named child arrives after its entry file (a copy in any or
   const served = (): string => [...source.names].sort().join();
   for (let tries = 0; tries < 40 && served() !== readdirSync(next).sort().join(); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(served(), readdirSync(next).sort().join());
+});
+
+test('a new set whose child in a subfolder arrives after its entry file is served once the child is there (the subfolder changed, not the directory)', async (t) => {
+  for (const baseUrl of [undefined, BASE]) {
+    const dir = tempDir();
+    await writeSet(dir, 'a');
+    mkdirSync(join(dir, 'en'));
+    const source = await openDirectorySource({ dir, pollMs: 50, ...(baseUrl === undefined ? {} : { baseUrl }) });
+    t.after(() => source.close());
+    writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}en/s.xml</loc></sitemap></sitemapindex>`);
+    await source.reload();
+    writeFileSync(join(dir, 'en', 's.xml'), `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE}en/</loc></url></urlset>`);
+    for (let tries = 0; tries < 40 && !source.names.includes('en/s.xml'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(source.names, ['sitemap.xml', 'en/s.xml'], baseUrl);
+  }
 });
 
 test('as Express or Connect middleware, a 404 goes to next()', async (t) => {
