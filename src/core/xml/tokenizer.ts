@@ -1214,10 +1214,8 @@ export class XmlTokenizer {
   private addAttribute(name: string, value: string, truncated: boolean): void {
     const attrs = this.attrs ?? (this.attrs = []);
     if (attrs.length === MAX_ATTRIBUTES) {
-      if (!this.attributesReported) {
-        this.attributesReported = true;
-        this.report('budget/attributes', `more than ${MAX_ATTRIBUTES} attributes on <${this.tagName}>; the rest are not read (reported once)`, this.attrLine, this.attrCol, this.attrOffset, 'repair the markup');
-      }
+      if (!this.attributesReported) this.report('budget/attributes', `more than ${MAX_ATTRIBUTES} attributes on <${this.tagName}>; the rest are not read (reported once)`, this.attrLine, this.attrCol, this.attrOffset, 'repair the markup');
+      this.attributesReported = true;
       return;
     }
     let duplicate = false;
