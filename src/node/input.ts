@@ -7,6 +7,7 @@ import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { locProblem, parseTextLine, sniffInputFormat } from '../core/input/text.js';
 import { splitTsvLine } from '../core/input/tsv.js';
+import { StreamDecoder } from '../core/read/decode.js';
 import { CsvParser, KNOWN_COLUMNS, csvHeader, csvRecordToEntry, type ColumnMapping, type CsvColumns } from '../core/input/csv.js';
 import { parseJsonLine } from '../core/input/jsonl.js';
 import { ioErrorReason, rethrowing } from './io-errors.js';
@@ -381,19 +382,9 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
 }
 
 /**
- * UTF-16 by its byte order mark (WHATWG Encoding's BOM sniff) or, without one, by a NUL byte beside a
- * non-NUL one (the first character of any list, as XML 1.0 appendix F tells `<`); else UTF-8.
- */
-function encodingOf(first: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' {
-  const [b0, b1] = first;
-  if ((b0 === 0xff && b1 === 0xfe) || (b0 !== 0 && b1 === 0)) return 'utf-16le';
-  return (b0 === 0xfe && b1 === 0xff) || (b0 === 0 && b1 !== undefined && b1 !== 0) ? 'utf-16be' : 'utf-8';
-}
-
-/**
  * Reads one input (a path, or '-' for `stdin`) and yields its records in batches, one per chunk. With
  * `auto` the first line that is not blank decides: `{` JSON Lines, a header naming `loc` CSV or TSV, else
- * text. gzip is found by magic bytes; UTF-16 by its BOM (Excel's "Unicode Text") or the NUL byte of its first character, else UTF-8. A bad line
+ * text. gzip is found by magic bytes; UTF-16 by its BOM (Excel's "Unicode Text") or the byte pattern of its first two characters (core/read/sniff.ts), else UTF-8. A bad line
  * is a record with `error`. Throws `ERR_SITEMAP_INPUT` when unreadable, `ERR_SITEMAP_INPUT_FORMAT` for a
  * CSV/TSV input without a usable header or a text input that starts like another format.
  */
@@ -422,7 +413,8 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
   const source: AsyncIterable<unknown> =
     options.body ??
     (path === '-' ? ((options.stdin ?? process.stdin) as AsyncIterable<unknown>) : createReadStream(resolve(options.cwd ?? process.cwd(), path), { highWaterMark: CHUNK }));
-  let decoder: InstanceType<typeof TextDecoder> | undefined;
+  // A window of 4 bytes: the BOM or the UTF-16 pattern decides, as for a sitemap; the declaration is XML's.
+  const decoder = new StreamDecoder(4);
 
   // A URL list has no size limit. Bytes after the gzip data may be lines appended (`echo URL >> urls.gz`):
   // they fail the list rather than go unread.
@@ -434,8 +426,7 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
     },
   };
   for await (const bytes of guarded(decompressed(bytesOf(source), gunzip), file)) {
-    decoder ??= new TextDecoder(encodingOf(bytes));
-    const text = decoder.decode(bytes, { stream: true });
+    const text = decoder.write(bytes);
     if (!suspicious && text.includes('\uFFFD')) suspicious = true;
     // Half a UTF-16 code unit decodes to nothing: no chunk to the sink, which would forget a CR before it.
     if (text.length > 0) sink.push(text);
@@ -444,7 +435,7 @@ export async function* readInput(path: string, format: InputFormat | 'auto', opt
       batch = [];
     }
   }
-  const tail = decoder?.decode() ?? '';
+  const tail = decoder.end();
   if (tail.includes('\uFFFD')) suspicious = true;
   if (tail.length > 0) sink.push(tail);
   sink.end();

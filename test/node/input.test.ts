@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { SitemapError } from '../../src/core/errors.js';
 import { detectInputFormat, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../src/node/input.js';
 import type { ColumnMapping } from '../../src/core/input/csv.js';
+import { sniffEncoding } from '../../src/core/read/sniff.js';
 
 let dir: string;
 
@@ -138,6 +139,21 @@ describe('readInput', () => {
           const records = await drain(readInput('-', format, { stdin: Readable.from(Array.from({ length: Math.ceil(bytes.length / 3) }, (_, i) => bytes.subarray(i * 3, i * 3 + 3))) }));
           assert.deepEqual(records.map((r) => r.entry?.loc ?? r.error), ['https://e.com/a', 'https://e.com/ü'], `${format} ${JSON.stringify(bom)} ${bytes[0]}`);
         }
+      }
+    }
+  });
+
+  it('decodes as the core encoding sniff says: BOM-less UTF-16 whose first two characters are Latin-1 but not both ASCII, one byte at a time', async () => {
+    // Where the sniff once wanted two ASCII characters and this reader looked at the first only.
+    const inputs: Array<[InputFormat, string]> = [
+      ['text', '\u00e9\nhttps://e.com/a\n'],
+      ['csv', '\u00dcbersicht,loc\nx,https://e.com/a\n'],
+    ];
+    for (const [format, text] of inputs) {
+      for (const bytes of [Buffer.from(text, 'utf16le'), Buffer.from(text, 'utf16le').swap16()]) {
+        assert.equal(sniffEncoding(bytes).encoding, bytes[0] === 0 ? 'utf-16be' : 'utf-16le');
+        const records = await drain(readInput('-', format, { stdin: Readable.from([...bytes].map((b) => Buffer.from([b]))) }));
+        assert.deepEqual(records.map((r) => r.entry?.loc ?? r.code).slice(-1), ['https://e.com/a'], `${format} ${bytes[0]}`);
       }
     }
   });

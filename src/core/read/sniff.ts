@@ -43,7 +43,7 @@ export interface EncodingSniff {
   encoding: string;
   /** Bytes of byte order mark to skip before decoding (0, 2 or 3). */
   bomLength: number;
-  /** What decided: a BOM, the UTF-16 byte pattern of ASCII (`<` in XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
+  /** What decided: a BOM, the UTF-16 byte pattern of two characters below U+0100 (`<?` in XML 1.0 appendix F), the declaration, or nothing (UTF-8). */
   source: EncodingSource;
   /** The `encoding` pseudo-attribute of the XML declaration as written, when there is one. */
   declared?: string;
@@ -150,7 +150,7 @@ const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
 
 /**
  * The encoding of a document by its first `ENCODING_SNIFF_BYTES` bytes (or all there are). In the order
- * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of ASCII (`<`, whitespace, a URL); the XML declaration's
+ * of XML 1.0 appendix F: a BOM; UTF-16 by the byte pattern of two characters below U+0100 (`<?`, a URL); the XML declaration's
  * `encoding` (also after whitespace, with a warning); else UTF-8, also for an unknown label (an error).
  */
 export function sniffEncoding(head: Uint8Array): EncodingSniff {
@@ -173,9 +173,9 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
     return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
   }
   const bom = b0 === 0xef && b1 === 0xbb && b2 === 0xbf ? 'utf-8' : b0 === 0xff && b1 === 0xfe ? 'utf-16le' : b0 === 0xfe && b1 === 0xff ? 'utf-16be' : undefined;
-  // Two ASCII characters as UTF-16: `<\0?\0`, `\n\0<\0`, `h\0t\0` (a text sitemap)... (LE), `\0<\0?`... (BE).
-  const pattern = b0 !== undefined && b1 === 0x00 && b2 !== undefined && b3 === 0x00 && isAsciiChar(b0) && isAsciiChar(b2) ? 'utf-16le'
-    : b0 === 0x00 && b1 !== undefined && b2 === 0x00 && b3 !== undefined && isAsciiChar(b1) && isAsciiChar(b3) ? 'utf-16be' : undefined;
+  // Two characters U+0001–U+00FF as UTF-16 (not one stray NUL, not UTF-32): `<\0?\0`, `h\0t\0` (a text sitemap),
+  // `\xdc\0b\0` (a CSV header)... (LE), `\0<\0?`... (BE).
+  const pattern = b0 && b1 === 0x00 && b2 && b3 === 0x00 ? 'utf-16le' : b0 === 0x00 && b1 && b2 === 0x00 && b3 ? 'utf-16be' : undefined;
   const detected = bom ?? pattern;
   const bomLength = bom === undefined ? 0 : bom === 'utf-8' ? 3 : 2;
   const source: EncodingSource = bom !== undefined ? 'bom' : pattern !== undefined ? 'pattern' : 'default';
@@ -245,10 +245,6 @@ export function sniffEncoding(head: Uint8Array): EncodingSniff {
   }
   if (resolved !== 'utf-8') notUtf8(resolved, 'declared');
   return result(resolved, 'declaration');
-}
-
-function isAsciiChar(b: number): boolean {
-  return b > 0x00 && b < 0x80;
 }
 
 export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';

@@ -96,6 +96,7 @@ export const XML_TOKENIZER_CODES: Readonly<Record<string, Severity>> = Object.fr
   'budget/depth': 'error',
   'budget/value-length': 'error',
   'budget/name-length': 'error',
+  'budget/attributes': 'error',
 });
 
 const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
@@ -105,6 +106,8 @@ const DEFAULT_MAX_DEPTH = 256;
 const NO_AMP = -2;
 const DEFAULT_MAX_VALUE_LENGTH = 10 * 1024 * 1024;
 const DEFAULT_MAX_NAME_LENGTH = 1024;
+/** Attributes kept of one start tag: a sitemap's elements have under ten, libxml2 takes any number. */
+const MAX_ATTRIBUTES = 256;
 /** Longest `&...;` reference considered; anything longer is a raw `&`. */
 const MAX_REF = 64;
 /** How much of a new chunk is read with the characters carried from the previous one. */
@@ -492,6 +495,7 @@ export class XmlTokenizer {
   private standalone = false;
   private beforeRootReported = false;
   private afterRootReported = false;
+  private attributesReported = false;
 
   constructor(handler: XmlTokenHandler, options: XmlTokenizerOptions = {}) {
     this.h = handler;
@@ -1209,6 +1213,11 @@ export class XmlTokenizer {
 
   private addAttribute(name: string, value: string, truncated: boolean): void {
     const attrs = this.attrs ?? (this.attrs = []);
+    if (attrs.length === MAX_ATTRIBUTES) {
+      if (!this.attributesReported) this.report('budget/attributes', `more than ${MAX_ATTRIBUTES} attributes on <${this.tagName}>; the rest are not read (reported once)`, this.attrLine, this.attrCol, this.attrOffset, 'repair the markup');
+      this.attributesReported = true;
+      return;
+    }
     let duplicate = false;
     if (attrs.length < 8) {
       for (const a of attrs) if (a.name === name) duplicate = true;

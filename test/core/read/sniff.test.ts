@@ -102,6 +102,15 @@ describe('sniffEncoding', () => {
     assert.deepEqual(codes(wrong), ['encoding/declaration-mismatch', 'encoding/declared-not-utf8']);
   });
 
+  it('takes two characters U+0001–U+00FF as the UTF-16 pattern (a Latin-1 letter first, as a generate input may start), not a stray NUL or UTF-32', () => {
+    assert.equal(sniffEncoding(bytes(utf16('\u00e9\nhttps://e.com/', true))).encoding, 'utf-16le');
+    assert.equal(sniffEncoding(bytes(utf16('h\u00e9', false))).encoding, 'utf-16be');
+    assert.equal(sniffEncoding(bytes([0], '<?xml version="1.0"?>')).encoding, 'utf-8');
+    assert.equal(sniffEncoding(bytes('<', [0], '?xml version="1.0"?>')).encoding, 'utf-8');
+    assert.equal(sniffEncoding(bytes([0x68, 0, 0, 0, 0x74, 0, 0, 0])).encoding, 'utf-8');
+    assert.equal(sniffEncoding(bytes([0, 0, 0, 0x68, 0, 0, 0, 0x74])).encoding, 'utf-8');
+  });
+
   it('reads ISO-8859-1 and its aliases as windows-1252 (the WHATWG mapping)', () => {
     for (const label of ['ISO-8859-1', 'iso-8859-1', 'ISO_8859-1', 'latin1', 'Latin-1', 'iso8859_1', 'l1', 'cp1252', 'windows-1252', 'WINDOWS-1252', 'us-ascii', 'ASCII']) {
       const r = sniffEncoding(ascii(DECL(label)));

@@ -523,6 +523,17 @@ describe('XmlTokenizer: recovery', () => {
     assert.deepEqual(start[2].map((a) => a[1]), [...Array.from({ length: 12 }, (_, k) => String(k)), 'z']);
   });
 
+  it('keeps 256 attributes of a start tag at most (budget/attributes, reported once): memory does not grow with a hostile tag', () => {
+    const attributes = Array.from({ length: 1000 }, (_, k) => ` a${k}=""`).join('');
+    const events = tokenize([`<r${attributes} a0="again"><s${attributes}/></r>`]);
+    assert.deepEqual(codes(events), ['budget/attributes']);
+    const starts = events.filter((e) => e[0] === 'start') as Extract<Event, ['start', ...unknown[]]>[];
+    for (const start of starts) assert.deepEqual(start[2].map((a) => a[0]), Array.from({ length: 256 }, (_, k) => `a${k}`));
+    // At the first attribute not kept, a256.
+    const at = '<r'.length + attributes.indexOf(' a256=') + 1;
+    assert.deepEqual(events.find((e) => e[0] === 'diag')?.slice(3), [1, at + 1, at]);
+  });
+
   it('recovers from everything in the recovery fixture, keeping the good URLs', () => {
     const events = tokenize([fixture('recovery.xml')]);
     assert.deepEqual(textsOf(events, 'loc'), ['http://example.com/a?x=1&y=2', 'http://example.com/b &eacute; ', 'http://example.com/c', 'http://example.com/d', 'http://example.com/after']);
