@@ -5,7 +5,7 @@ import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
 import { plural } from '../errors.js';
 import { newestLastmod } from '../datetime.js';
-import { readXmlSitemapText } from '../read/xml-reader.js';
+import { SitemapDocument } from '../read/document.js';
 import type { Representation, SitemapFile, StreamedRepresentation } from './handler.js';
 
 /** What the page shows; a source that can say it offers `view()`. */
@@ -18,31 +18,63 @@ export interface SetView {
   readonly totalUrls: number;
 }
 
-/** The view of a set's files, the first `listed` URLs read back; counts and lastmods read unless given. */
-export async function viewOfFiles(lastModified: number, files: readonly { name: string; file: SitemapFile; urls?: number; lastmod?: string }[], listed: number): Promise<SetView> {
+/**
+ * The view of a set's files, the first `listed` URLs read back; counts and lastmods read unless given.
+ * `pause` gives the caller's event loop a turn between chunks read (the core has no timers): a
+ * 50,000-URL child read in one call held a server's other requests for a quarter of a second.
+ */
+export async function viewOfFiles(lastModified: number, files: readonly { name: string; file: SitemapFile; urls?: number; lastmod?: string }[], listed: number, pause?: () => Promise<void>): Promise<SetView> {
   const urls: SetView['urls'][number][] = [];
   const shown: SetView['files'][number][] = [];
   for (const { name, file, urls: count, lastmod } of files) {
-    const entries = count === undefined || urls.length < listed ? pageEntries(await textOf(file), name.endsWith('.txt')) : [];
-    for (const entry of entries.slice(0, listed - urls.length)) urls.push(entry);
-    const newest = count === undefined ? newestLastmod(entries) : lastmod;
-    shown.push({ name, urls: count ?? entries.length, ...(newest !== undefined ? { lastmod: newest } : {}) });
+    const read = count === undefined || urls.length < listed ? await pageEntries(file, listed - urls.length, pause) : undefined;
+    urls.push(...(read?.entries ?? []));
+    const newest = count === undefined ? read?.newest : lastmod;
+    shown.push({ name, urls: count ?? read?.count ?? 0, ...(newest !== undefined ? { lastmod: newest } : {}) });
   }
   return { lastModified, files: shown, urls, totalUrls: shown.reduce((sum, f) => sum + f.urls, 0) };
 }
 
-/** A file's content as text: its identity bytes, else its gzip ones decompressed. */
-export async function textOf(file: SitemapFile): Promise<string> {
+/** A file's content as a stream: its identity bytes, else its gzip ones decompressed. */
+function bytesOf(file: SitemapFile): ReadableStream<Uint8Array> {
   const stored = (file.identity ?? file.gzip) as Representation | StreamedRepresentation;
-  const bytes = new Response('stream' in stored ? stored.stream() : stored.body);
-  const text = file.identity !== undefined ? bytes : new Response((bytes.body as ReadableStream<Uint8Array>).pipeThrough(new DecompressionStream('gzip')));
-  return new TextDecoder().decode(await text.arrayBuffer());
+  const bytes = (new Response('stream' in stored ? stored.stream() : stored.body).body as ReadableStream<Uint8Array>);
+  return file.identity !== undefined ? bytes : bytes.pipeThrough(new DecompressionStream('gzip'));
 }
 
-/** The URLs of a sitemap's text (XML, or a text sitemap's lines) as the page lists them. */
-function pageEntries(text: string, plainText: boolean): { loc: string; lastmod?: string }[] {
-  if (plainText) return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').map((loc) => ({ loc }));
-  return readXmlSitemapText(text).urls.map((entry) => ({ loc: entry.loc, ...(typeof entry.lastmod === 'string' ? { lastmod: entry.lastmod } : {}) }));
+/** A file's content as text. */
+export async function textOf(file: SitemapFile): Promise<string> {
+  return new TextDecoder().decode(await new Response(bytesOf(file)).arrayBuffer());
+}
+
+/** How much is read between two pauses. */
+const PAGE_CHUNK = 1 << 20;
+
+/** A sitemap's (XML, or text) URL count, newest lastmod and first `keep` URLs as the page lists them, read a chunk at a time. */
+async function pageEntries(file: SitemapFile, keep: number, pause?: () => Promise<void>): Promise<{ entries: SetView['urls'][number][]; count: number; newest?: string }> {
+  const entries: SetView['urls'][number][] = [];
+  let count = 0;
+  let newest: string | undefined;
+  const ignore = (): void => {};
+  const document = new SitemapDocument({}, {
+    format: ignore,
+    sitemap: ignore,
+    diagnostic: ignore,
+    url(entry) {
+      count++;
+      const lastmod = typeof entry.lastmod === 'string' ? entry.lastmod : undefined;
+      if (lastmod !== undefined) newest = newestLastmod([{ lastmod: newest }, { lastmod }]);
+      if (entries.length < keep) entries.push({ loc: entry.loc, ...(lastmod !== undefined ? { lastmod } : {}) });
+    },
+  });
+  for await (const chunk of bytesOf(file)) {
+    for (let at = 0; at < chunk.length; at += PAGE_CHUNK) {
+      document.push(chunk.subarray(at, at + PAGE_CHUNK));
+      await pause?.();
+    }
+  }
+  document.end();
+  return { entries, count, ...(newest !== undefined ? { newest } : {}) };
 }
 
 /** The one script of the page: it filters the list as the reader types. */

@@ -372,7 +372,7 @@ function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetV
   const names = set.files.size === 1 ? [entryName] : [...set.files.keys()].filter((name) => name !== entryName);
   let lastModified = 0;
   for (const loaded of set.files.values()) lastModified = Math.max(lastModified, loaded.file.lastModified);
-  return viewOfFiles(lastModified, names.map((name) => ({ name, file: (set.files.get(name) as Loaded).file })), listed);
+  return viewOfFiles(lastModified, names.map((name) => ({ name, file: (set.files.get(name) as Loaded).file })), listed, () => new Promise((resolve) => setImmediate(resolve)));
 }
 
 /** What changes when a file is replaced or rewritten. */

@@ -415,6 +415,25 @@ test('the page for people lists the children with their URL counts and newest la
   assert.match(html, /the first 12 listed/);
 });
 
+test('the page for people reads a large child a chunk at a time: the event loop turns while it is made', async (t) => {
+  const dir = tempDir();
+  const urls = Array.from({ length: 40_000 }, (_, i) => ({ loc: `${BASE}a/${i}?q=${i}&r=x`, lastmod: `2026-01-${String((i % 28) + 1).padStart(2, '0')}` }));
+  await writeSitemaps(urls, { outDir: dir, baseUrl: BASE, gzip: false });
+  const source = await openDirectorySource({ dir });
+  t.after(() => source.close());
+  let turns = 0;
+  let ticking = true;
+  const tick = (): void => void (ticking && (turns++, setImmediate(tick)));
+  t.after(() => (ticking = false));
+  tick();
+  const view = await source.view();
+  ticking = false;
+  assert.equal(view.totalUrls, 40_000);
+  assert.equal(view.files[0]?.lastmod, '2026-01-28');
+  // The child is over 3 MiB: read a MiB at a time, the loop turns once per chunk at least.
+  assert.ok(turns >= 4, `${turns} turns`);
+});
+
 test('an entry file cut short (written in place) is no set: the previous one stays served, the problem reported with its line', async (t) => {
   const dir = tempDir();
   await writeSet(dir, 'a');
