@@ -16,7 +16,8 @@ import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
 import { shardOf } from '../../src/core/scale/layout.js';
 import { writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
-import type { UrlEntry } from '../../src/core/model.js';
+import { setSettings } from '../../src/node/scale/apply.js';
+import { LIMITS_PROFILES, type UrlEntry } from '../../src/core/model.js';
 
 const BASE = 'https://www.example.com/';
 const KILL_AT_STEP = fileURLToPath(new URL('./kill-at-step.ts', import.meta.url));
@@ -172,6 +173,22 @@ test('apply changes a URL however its escapes are spelt, as the set placed and w
   writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-03-03' }, { op: 'upsert', loc: `${BASE}caf%C3%A9/a`, lastmod: '2026-04-04' }]));
   assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir })).code, 0);
   assert.match([...published(join(dir, 'out')).values()].join(''), /caf%C3%A9\/a<\/loc><lastmod>2026-04-04</);
+});
+
+test('a set written under the legacy limits records them in its manifests, so apply and index keep them (1,000 sitemaps an index); a manifest without them is of the current limits', async () => {
+  const out = tempDir();
+  const entries = [{ loc: `${BASE}a/1` }, { loc: `${BASE}b/2` }];
+  for (const shard of [0, 1]) await writeShard({ entries, shard, shards: 2, outDir: out, baseUrl: BASE, profile: 'legacy' });
+  // apply (and a queued apply) read the set's settings here; index reads them from the manifests given.
+  assert.deepEqual((await setSettings(out, 'sitemap')).limits, LIMITS_PROFILES.legacy);
+  const manifest = join(out, 'sitemap-shard-0-of-2.json');
+  const legacy = JSON.parse(readFileSync(manifest, 'utf8'));
+  assert.equal(legacy.profile, 'legacy');
+  const { profile: _, ...earlier } = legacy;
+  writeFileSync(manifest, JSON.stringify(earlier));
+  // Its sizes as recorded; the rest as now.
+  assert.deepEqual((await setSettings(out, 'sitemap')).limits, { ...LIMITS_PROFILES.current, maxBytesPerSitemap: LIMITS_PROFILES.legacy.maxBytesPerSitemap });
+  await assert.rejects(writeIndexFromManifests({ manifests: [manifest, join(out, 'sitemap-shard-1-of-2.json')], outDir: out }), { code: 'ERR_SITEMAP_STATE', message: /the manifests are of different sets/ });
 });
 
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
