@@ -15,8 +15,8 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
 import { shardOf } from '../../src/core/scale/layout.js';
-import { writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
-import { setSettings } from '../../src/node/scale/apply.js';
+import { setSerializer, shardSettings, writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
+import { placeChange, setSettings } from '../../src/node/scale/apply.js';
 import { LIMITS_PROFILES, type UrlEntry } from '../../src/core/model.js';
 
 const BASE = 'https://www.example.com/';
@@ -415,6 +415,17 @@ test('a set written with --no-scope is applied to with the same rule: a loc of a
   const locs = locsOf(published(join(dir, 'out')));
   assert.ok(locs.includes('https://cdn.example.net/a/elsewhere') && locs.includes('https://other.example.org/b/new'), locs.join(' '));
   assert.match([...published(join(dir, 'out')).values()].join(''), /elsewhere<\/loc><lastmod>2026-01-01</);
+});
+
+test('a delete of a loc outside the set\'s location is refused as an upsert of it is (loc/out-of-scope), not counted as a delete that finds nothing; under --no-scope both are taken', () => {
+  for (const enforceScope of [true, false]) {
+    const settings = shardSettings({ outDir: '.', baseUrl: BASE, shards: 2, enforceScope });
+    const serializer = setSerializer(settings);
+    for (const change of [{ op: 'upsert' as const, entry: { loc: 'https://other.example/a/1' } }, { op: 'delete' as const, loc: 'https://other.example/a/1' }]) {
+      if (enforceScope) assert.throws(() => placeChange(change, serializer, settings), { rule: 'loc/out-of-scope' }, change.op);
+      else assert.equal(placeChange(change, serializer, settings).loc, 'https://other.example/a/1');
+    }
+  }
 });
 
 test('apply opens only the children of the changed URLs (and the index): never a file of another child', async () => {

@@ -7,11 +7,11 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
-import { dedupeKey, normalizeUrl } from '../../core/url.js';
+import { dedupeKey } from '../../core/url.js';
 import { jsonLineEntry } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName } from '../../core/scale/layout.js';
 import { readSitemap } from '../parse-sitemap.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
@@ -126,12 +126,9 @@ export interface PlacedChange {
 
 /** Places a change in its child. Throws InvalidValueError for a refused entry or loc. */
 export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): PlacedChange {
-  if (change.op === 'upsert') {
-    const { item, child } = placedEntry(serializer, settings, change.entry);
-    return { stem: child, loc: item.loc, item };
-  }
-  const loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
-  return { stem: placeOf(loc, settings.prefix, settings.shards, settings.name).child, loc, item: null };
+  // A delete's loc is checked as an upsert's, its scope included: one the set cannot hold is refused, not counted.
+  const { item, child } = placedEntry(serializer, settings, change.op === 'upsert' ? change.entry : { loc: change.loc });
+  return { stem: child, loc: item.loc, item: change.op === 'upsert' ? item : null };
 }
 
 /** The feeds' changes in order, placed and counted; a refused line is reported (without `onInvalid`, thrown). */
