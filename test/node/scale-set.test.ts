@@ -17,6 +17,8 @@ import { interceptSteps } from '../helpers/commit-steps.js';
 import { shardOf } from '../../src/core/scale/layout.js';
 import { setSerializer, shardSettings, writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
 import { placeChange, setSettings } from '../../src/node/scale/apply.js';
+import { writeShardedSet } from '../../src/node/scale/generate-sharded.js';
+import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { LIMITS_PROFILES, type UrlEntry } from '../../src/core/model.js';
 
 const BASE = 'https://www.example.com/';
@@ -189,6 +191,20 @@ test('a set written under the legacy limits records them in its manifests, so ap
   // Its sizes as recorded; the rest as now.
   assert.deepEqual((await setSettings(out, 'sitemap')).limits, { ...LIMITS_PROFILES.current, maxBytesPerSitemap: LIMITS_PROFILES.legacy.maxBytesPerSitemap });
   await assert.rejects(writeIndexFromManifests({ manifests: [manifest, join(out, 'sitemap-shard-1-of-2.json')], outDir: out }), { code: 'ERR_SITEMAP_STATE', message: /the manifests are of different sets/ });
+});
+
+test("a sharded set leaves alone the sets of longer names in its folder (sitemap-news, plain or sharded): their children's names matched its own children's pattern, and it removed them", async () => {
+  const out = tempDir();
+  const list = [{ loc: `${BASE}a/1` }, { loc: `${BASE}b/1` }];
+  // A plain set of its own name is replaced.
+  await writeSitemaps(list, { outDir: out, baseUrl: BASE, maxUrls: 1 });
+  await writeSitemaps(list, { outDir: out, baseUrl: BASE, name: 'sitemap-news', maxUrls: 1 });
+  await writeShardedSet(list, { outDir: out, baseUrl: BASE, name: 'sitemap-blog', shards: 2 });
+  const before = readdirSync(out).sort();
+  await writeShardedSet(list, { outDir: out, baseUrl: BASE, shards: 2 });
+  const gone = before.filter((file) => !readdirSync(out).includes(file));
+  assert.deepEqual(gone, before.filter((file) => /^sitemap-0000[12]\./.test(file)));
+  assert.equal(gone.length, 2);
 });
 
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {

@@ -11,9 +11,9 @@ import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
 import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { contentToken, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
+import { contentToken, numberedSetPattern, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
-import { checkShards, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
@@ -520,13 +520,17 @@ export async function publishInPlace(settings: ShardSettings, files: readonly Sh
 
 /** After the commit: files of earlier sets of this name that the new set does not name, moved into the output's temporary folder (removed with it). */
 async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettings, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
-  const children = tokenChildPattern(name);
   const link = indexLink(name);
   const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const others = new RegExp(`^(?:${literal(name)}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${literal(link)}(?:\\.[0-9a-f]{8})?)$`);
+  const listing = (await readdir(outDir)).sort();
+  // Children of this name, sharded or plain (an earlier generate's), not of another set: `NAME-news-00001` (plain), or of a sharded `NAME-news` (known by its manifests).
+  const longer = listing.map((file) => /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1]).filter((set) => set?.startsWith(`${name}-`) === true);
+  const plain = numberedSetPattern(name);
+  const child = (file: string): boolean => plain.test(file) || (childStemOf(file)?.startsWith(`${name}-`) === true && !longer.some((set) => file.startsWith(`${set}-`)));
   const removed: string[] = [];
-  for (const file of (await readdir(outDir)).sort()) {
-    if (keep.has(file) || !(children.test(file) || others.test(file))) continue;
+  for (const file of listing) {
+    if (keep.has(file) || !(child(file) || others.test(file))) continue;
     await beforeWrite?.();
     try {
       await rename(join(outDir, file), output.path(`removed-${file}`));
