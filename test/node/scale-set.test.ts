@@ -171,10 +171,13 @@ test('apply changes a URL however its escapes are spelt, as the set placed and w
   const text = [...published(join(dir, 'out')).values()].join('');
   assert.deepEqual(locsOf(published(join(dir, 'out'))), [`${BASE}caf%C3%A9/a`, `${BASE}x`]);
   assert.match(text, /caf%C3%A9\/a<\/loc><lastmod>2026-01-02</);
-  // Two spellings in one feed: the last change wins, as for one spelling.
+  // Two spellings in one feed: the last change wins, as for one spelling, a spelling given again too (it lost to the other).
   writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-03-03' }, { op: 'upsert', loc: `${BASE}caf%C3%A9/a`, lastmod: '2026-04-04' }]));
   assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir })).code, 0);
   assert.match([...published(join(dir, 'out')).values()].join(''), /caf%C3%A9\/a<\/loc><lastmod>2026-04-04</);
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-05-05' }, { op: 'upsert', loc: `${BASE}caf%C3%A9/a`, lastmod: '2026-06-06' }, { op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-07-07' }]));
+  assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir })).code, 0);
+  assert.match([...published(join(dir, 'out')).values()].join(''), /caf%c3%a9\/a<\/loc><lastmod>2026-07-07</);
 });
 
 test('a set written under the legacy limits records them in its manifests, so apply and index keep them (1,000 sitemaps an index); a manifest without them is of the current limits', async () => {

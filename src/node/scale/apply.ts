@@ -100,7 +100,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
       touched,
       (stem) => {
         const changes = new Map<string, SerializedEntry | null>();
-        for (const record of plan.take(stem)) changes.set(record.loc, record.item);
+        for (const record of plan.take(stem)) changes.set(dedupeKey(record.loc), record.item);
         return entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
       },
       settings,
@@ -203,22 +203,20 @@ export function parseChange(text: string): Change | { problem: string; code: 'in
   }
 }
 
-/** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
+/** A child's entries after its `changes`, by dedupeKey (a change replaces a URL however either spells its escapes): changed URLs replaced or dropped, new ones added. */
 export async function entriesOfChild(settings: ShardSettings, files: readonly string[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
   const items: SerializedEntry[] = [];
-  // As the set places and dedupes a URL: a change replaces it however either spells its escapes, the last one winning.
-  const byKey = new Map(Array.from(changes, ([loc, item]) => [dedupeKey(loc), item] as const));
   for (const file of files) {
     const path = join(settings.outDir, file);
     const summary = await readSitemap(path, {
       onUrl: (entry) => {
         const item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
-        if (!byKey.has(dedupeKey(item.loc))) items.push(item);
+        if (!changes.has(dedupeKey(item.loc))) items.push(item);
       },
     });
     if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `${path}, a child of the set, cannot be read back whole (${summary.diagnostics[0]?.message ?? 'errors'}); write the set again`);
   }
-  for (const item of byKey.values()) if (item !== null) items.push(item);
+  for (const item of changes.values()) if (item !== null) items.push(item);
   return items;
 }
 
