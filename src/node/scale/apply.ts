@@ -239,7 +239,7 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
   const linked = await lstat(join(outDir, indexLink(name))).catch(() => undefined);
   if (single === undefined && linked === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} has no published index (${name}.xml): write the set with generate --shards or index`);
   // Both only when a run was stopped right after its commit: the one renamed in last is the set.
-  const paths = linked !== undefined && (single === undefined || linked.ctimeMs > single.ctimeMs) ? (await readdir(join(outDir, indexLink(name)))).sort(byNumber).map((file) => join(outDir, indexLink(name), file)) : [join(outDir, indexFileNames(name, 1)[0] as string)];
+  const paths = linked !== undefined && (single === undefined || linked.ctimeMs > single.ctimeMs) ? (await readdir(join(outDir, indexLink(name)))).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((file) => join(outDir, indexLink(name), file)) : [join(outDir, indexFileNames(name, 1)[0] as string)];
   const files: ShardFile[] = [];
   let perIndex: number | undefined;
   for (const path of paths) {
@@ -258,11 +258,6 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
     if ((await lstat(join(outDir, file.name)).catch(() => undefined)) === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, a child the index names, is missing from ${outDir}: write the set again`);
   }
   return { files, ...(perIndex !== undefined ? { perIndex } : {}) };
-}
-
-/** `NAME-index-2.xml` before `NAME-index-10.xml`. */
-function byNumber(a: string, b: string): number {
-  return Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]);
 }
 
 /** The manifests of the shards touched, with the touched children's new files (written after the commit). */
