@@ -208,8 +208,8 @@ export class ParallelFileWriter {
     const seq = file.dispatched++;
     this.pending++;
     if (this.gzipLevel === 0) {
-      // Plain: already in order; the bytes go to the file as they are.
-      file.pieces.set(seq, bytes.slice());
+      // Plain: already in order; the bytes go to the file as they are, copied (a Buffer's slice is a view).
+      file.pieces.set(seq, new Uint8Array(bytes));
       void this.pump(file);
       return;
     }

@@ -24,8 +24,8 @@ import { ParallelFileWriter, type ParallelFileWriterOptions } from './parallel-g
 const TEMP_PREFIX = '.sitemapkit-tmp-';
 /** This machine, in temporary folder names (`.sitemapkit-tmp-PID-HOST-…`): a run sweeps only its own. */
 const HOST_TAG = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
-/** `.TARGET.tmp-PID-TIME`: the temporary file writeFileAtomic writes beside TARGET. */
-const TEMP_FILE = /^\.(.+)\.tmp-(\d+)-[0-9a-z]+(?:-\d+)?$/;
+/** `.TARGET.tmp-PID-HOST-TIME-N`: the temporary file writeFileAtomic writes beside TARGET. */
+const TEMP_FILE = /^\.(.+)\.tmp-(\d+(?:-[0-9a-z]+)+)$/;
 /** `.sitemapkit-lock-NAME`, holding `PID HOST`: the run writing the set NAME into the folder. */
 const LOCK_PREFIX = '.sitemapkit-lock-';
 /** Characters of a whole text handed to the compressor at a time. */
@@ -335,7 +335,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   // A dangling link or no file: written at `path` with the umask's bits.
   const target = await realpath(path).catch(() => path);
   const mode = await stat(target).then((s) => s.mode & 0o7777, () => undefined);
-  const temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${Date.now().toString(36)}-${++temporaries}`);
+  const temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${HOST_TAG}-${Date.now().toString(36)}-${++temporaries}`);
   try {
     if (options.makeFolder !== false) await mkdir(dirname(target), { recursive: true });
     const handle = await open(temp, 'wx');
@@ -436,8 +436,8 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
     const file = TEMP_FILE.exec(name);
     const dir = name.startsWith(TEMP_PREFIX);
     if (!dir && (file === null || !ofTheSet(file[1] as string))) continue;
-    const [pidText, host] = dir ? name.slice(TEMP_PREFIX.length).split('-') : [file?.[2]];
-    // Another machine's run (an older name has mkdtemp's 6 characters there: judged as this machine's).
+    const [pidText, host] = (dir ? name.slice(TEMP_PREFIX.length) : (file?.[2] as string)).split('-');
+    // Another machine's run (an older name has mkdtemp's 6 characters there, or a time in base 36: judged as this machine's unless all hex).
     if (host !== undefined && /^[0-9a-f]{8}$/.test(host) && host !== HOST_TAG) continue;
     const pid = Number(pidText);
     if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid))) continue;

@@ -264,6 +264,21 @@ test('a block that is a view into a larger buffer is copied, leaving the larger 
   }
 });
 
+test('gzipLevel 0 copies a Buffer block as it is handed over: the caller may reuse the Buffer at once (Buffer#slice is a view; generate --shards --no-gzip wrote one child over another)', async () => {
+  const dir = tempDir();
+  const writer = new ParallelFileWriter({ gzipLevel: 0 });
+  try {
+    const block = Buffer.from('<urlset>first</urlset>');
+    const id = writer.open(join(dir, 'a.xml'));
+    writer.write(id, block);
+    block.fill('x');
+    await writer.close(id);
+    assert.equal(readFileSync(join(dir, 'a.xml'), 'utf8'), '<urlset>first</urlset>');
+  } finally {
+    await writer.destroy();
+  }
+});
+
 test('full turns true at maxPendingBlocks and whenWritable resolves once blocks reach the disk', async () => {
   const dir = tempDir();
   const writer = new ParallelFileWriter({ gzipLevel: 1, workers: 2, maxPendingBlocks: 2 });

@@ -15,8 +15,11 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
 import { shardOf } from '../../src/core/scale/layout.js';
-import { writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
-import type { UrlEntry } from '../../src/core/model.js';
+import { setSerializer, shardSettings, writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
+import { placeChange, setSettings } from '../../src/node/scale/apply.js';
+import { writeShardedSet } from '../../src/node/scale/generate-sharded.js';
+import { writeSitemaps } from '../../src/node/write-sitemaps.js';
+import { LIMITS_PROFILES, type UrlEntry } from '../../src/core/model.js';
 
 const BASE = 'https://www.example.com/';
 const KILL_AT_STEP = fileURLToPath(new URL('./kill-at-step.ts', import.meta.url));
@@ -168,10 +171,43 @@ test('apply changes a URL however its escapes are spelt, as the set placed and w
   const text = [...published(join(dir, 'out')).values()].join('');
   assert.deepEqual(locsOf(published(join(dir, 'out'))), [`${BASE}caf%C3%A9/a`, `${BASE}x`]);
   assert.match(text, /caf%C3%A9\/a<\/loc><lastmod>2026-01-02</);
-  // Two spellings in one feed: the last change wins, as for one spelling.
+  // Two spellings in one feed: the last change wins, as for one spelling, a spelling given again too (it lost to the other).
   writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-03-03' }, { op: 'upsert', loc: `${BASE}caf%C3%A9/a`, lastmod: '2026-04-04' }]));
   assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir })).code, 0);
   assert.match([...published(join(dir, 'out')).values()].join(''), /caf%C3%A9\/a<\/loc><lastmod>2026-04-04</);
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-05-05' }, { op: 'upsert', loc: `${BASE}caf%C3%A9/a`, lastmod: '2026-06-06' }, { op: 'upsert', loc: `${BASE}caf%c3%a9/a`, lastmod: '2026-07-07' }]));
+  assert.equal((await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir })).code, 0);
+  assert.match([...published(join(dir, 'out')).values()].join(''), /caf%c3%a9\/a<\/loc><lastmod>2026-07-07</);
+});
+
+test('a set written under the legacy limits records them in its manifests, so apply and index keep them (1,000 sitemaps an index); a manifest without them is of the current limits', async () => {
+  const out = tempDir();
+  const entries = [{ loc: `${BASE}a/1` }, { loc: `${BASE}b/2` }];
+  for (const shard of [0, 1]) await writeShard({ entries, shard, shards: 2, outDir: out, baseUrl: BASE, profile: 'legacy' });
+  // apply (and a queued apply) read the set's settings here; index reads them from the manifests given.
+  assert.deepEqual((await setSettings(out, 'sitemap')).limits, LIMITS_PROFILES.legacy);
+  const manifest = join(out, 'sitemap-shard-0-of-2.json');
+  const legacy = JSON.parse(readFileSync(manifest, 'utf8'));
+  assert.equal(legacy.profile, 'legacy');
+  const { profile: _, ...earlier } = legacy;
+  writeFileSync(manifest, JSON.stringify(earlier));
+  // Its sizes as recorded; the rest as now.
+  assert.deepEqual((await setSettings(out, 'sitemap')).limits, { ...LIMITS_PROFILES.current, maxBytesPerSitemap: LIMITS_PROFILES.legacy.maxBytesPerSitemap });
+  await assert.rejects(writeIndexFromManifests({ manifests: [manifest, join(out, 'sitemap-shard-1-of-2.json')], outDir: out }), { code: 'ERR_SITEMAP_STATE', message: /the manifests are of different sets/ });
+});
+
+test("a sharded set leaves alone the sets of longer names in its folder (sitemap-news, plain or sharded): their children's names matched its own children's pattern, and it removed them", async () => {
+  const out = tempDir();
+  const list = [{ loc: `${BASE}a/1` }, { loc: `${BASE}b/1` }];
+  // A plain set of its own name is replaced.
+  await writeSitemaps(list, { outDir: out, baseUrl: BASE, maxUrls: 1 });
+  await writeSitemaps(list, { outDir: out, baseUrl: BASE, name: 'sitemap-news', maxUrls: 1 });
+  await writeShardedSet(list, { outDir: out, baseUrl: BASE, name: 'sitemap-blog', shards: 2 });
+  const before = readdirSync(out).sort();
+  await writeShardedSet(list, { outDir: out, baseUrl: BASE, shards: 2 });
+  const gone = before.filter((file) => !readdirSync(out).includes(file));
+  assert.deepEqual(gone, before.filter((file) => /^sitemap-0000[12]\./.test(file)));
+  assert.equal(gone.length, 2);
 });
 
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
@@ -398,6 +434,17 @@ test('a set written with --no-scope is applied to with the same rule: a loc of a
   const locs = locsOf(published(join(dir, 'out')));
   assert.ok(locs.includes('https://cdn.example.net/a/elsewhere') && locs.includes('https://other.example.org/b/new'), locs.join(' '));
   assert.match([...published(join(dir, 'out')).values()].join(''), /elsewhere<\/loc><lastmod>2026-01-01</);
+});
+
+test('a delete of a loc outside the set\'s location is refused as an upsert of it is (loc/out-of-scope), not counted as a delete that finds nothing; under --no-scope both are taken', () => {
+  for (const enforceScope of [true, false]) {
+    const settings = shardSettings({ outDir: '.', baseUrl: BASE, shards: 2, enforceScope });
+    const serializer = setSerializer(settings);
+    for (const change of [{ op: 'upsert' as const, entry: { loc: 'https://other.example/a/1' } }, { op: 'delete' as const, loc: 'https://other.example/a/1' }]) {
+      if (enforceScope) assert.throws(() => placeChange(change, serializer, settings), { rule: 'loc/out-of-scope' }, change.op);
+      else assert.equal(placeChange(change, serializer, settings).loc, 'https://other.example/a/1');
+    }
+  }
 });
 
 test('apply opens only the children of the changed URLs (and the index): never a file of another child', async () => {

@@ -7,11 +7,11 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
-import { dedupeKey, normalizeUrl } from '../../core/url.js';
+import { dedupeKey } from '../../core/url.js';
 import { jsonLineEntry } from '../../core/input/jsonl.js';
 import { ALL_EXTENSIONS, type UrlEntrySerializer } from '../../core/write/url-entry.js';
 import { serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName } from '../../core/scale/layout.js';
 import { readSitemap } from '../parse-sitemap.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
@@ -100,7 +100,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
       touched,
       (stem) => {
         const changes = new Map<string, SerializedEntry | null>();
-        for (const record of plan.take(stem)) changes.set(record.loc, record.item);
+        for (const record of plan.take(stem)) changes.set(dedupeKey(record.loc), record.item);
         return entriesOfChild(settings, byStem.get(stem) ?? [], changes, serializer);
       },
       settings,
@@ -126,12 +126,9 @@ export interface PlacedChange {
 
 /** Places a change in its child. Throws InvalidValueError for a refused entry or loc. */
 export function placeChange(change: Change, serializer: UrlEntrySerializer, settings: ShardSettings): PlacedChange {
-  if (change.op === 'upsert') {
-    const { item, child } = placedEntry(serializer, settings, change.entry);
-    return { stem: child, loc: item.loc, item };
-  }
-  const loc = normalizeUrl(change.loc, 'loc', settings.baseUrl, settings.limits.maxLocLength);
-  return { stem: placeOf(loc, settings.prefix, settings.shards, settings.name).child, loc, item: null };
+  // A delete's loc is checked as an upsert's, its scope included: one the set cannot hold is refused, not counted.
+  const { item, child } = placedEntry(serializer, settings, change.op === 'upsert' ? change.entry : { loc: change.loc });
+  return { stem: child, loc: item.loc, item: change.op === 'upsert' ? item : null };
 }
 
 /** The feeds' changes in order, placed and counted; a refused line is reported (without `onInvalid`, thrown). */
@@ -206,22 +203,20 @@ export function parseChange(text: string): Change | { problem: string; code: 'in
   }
 }
 
-/** A child's entries after its changes: read back from its files, changed URLs replaced or dropped, new ones added. */
+/** A child's entries after its `changes`, by dedupeKey (a change replaces a URL however either spells its escapes): changed URLs replaced or dropped, new ones added. */
 export async function entriesOfChild(settings: ShardSettings, files: readonly string[], changes: Map<string, SerializedEntry | null>, serializer: UrlEntrySerializer): Promise<SerializedEntry[]> {
   const items: SerializedEntry[] = [];
-  // As the set places and dedupes a URL: a change replaces it however either spells its escapes, the last one winning.
-  const byKey = new Map(Array.from(changes, ([loc, item]) => [dedupeKey(loc), item] as const));
   for (const file of files) {
     const path = join(settings.outDir, file);
     const summary = await readSitemap(path, {
       onUrl: (entry) => {
         const item = serializedFrom(serializer, serializer.serialize(entry, ALL_EXTENSIONS));
-        if (!byKey.has(dedupeKey(item.loc))) items.push(item);
+        if (!changes.has(dedupeKey(item.loc))) items.push(item);
       },
     });
     if (summary.errors > 0) throw new SitemapError('ERR_SITEMAP_STATE', `${path}, a child of the set, cannot be read back whole (${summary.diagnostics[0]?.message ?? 'errors'}); write the set again`);
   }
-  for (const item of byKey.values()) if (item !== null) items.push(item);
+  for (const item of changes.values()) if (item !== null) items.push(item);
   return items;
 }
 
@@ -244,7 +239,7 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
   const linked = await lstat(join(outDir, indexLink(name))).catch(() => undefined);
   if (single === undefined && linked === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${outDir} has no published index (${name}.xml): write the set with generate --shards or index`);
   // Both only when a run was stopped right after its commit: the one renamed in last is the set.
-  const paths = linked !== undefined && (single === undefined || linked.ctimeMs > single.ctimeMs) ? (await readdir(join(outDir, indexLink(name)))).sort(byNumber).map((file) => join(outDir, indexLink(name), file)) : [join(outDir, indexFileNames(name, 1)[0] as string)];
+  const paths = linked !== undefined && (single === undefined || linked.ctimeMs > single.ctimeMs) ? (await readdir(join(outDir, indexLink(name)))).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((file) => join(outDir, indexLink(name), file)) : [join(outDir, indexFileNames(name, 1)[0] as string)];
   const files: ShardFile[] = [];
   let perIndex: number | undefined;
   for (const path of paths) {
@@ -263,11 +258,6 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
     if ((await lstat(join(outDir, file.name)).catch(() => undefined)) === undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${file.name}, a child the index names, is missing from ${outDir}: write the set again`);
   }
   return { files, ...(perIndex !== undefined ? { perIndex } : {}) };
-}
-
-/** `NAME-index-2.xml` before `NAME-index-10.xml`. */
-function byNumber(a: string, b: string): number {
-  return Number(/(\d+)\.xml$/.exec(a)?.[1]) - Number(/(\d+)\.xml$/.exec(b)?.[1]);
 }
 
 /** The manifests of the shards touched, with the touched children's new files (written after the commit). */

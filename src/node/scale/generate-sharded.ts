@@ -62,8 +62,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
       manifests.push(manifestPath);
       stopIfAborted(options.signal);
     }
-    // The manifests keep maxUrls and maxBytes, not the profile: this run's settings give the index its limit (legacy: 1,000).
-    const set = await writeIndexFromManifests({ manifests, outDir: settings.outDir, syncChildren: true, maxSitemapsPerIndex: options.maxSitemapsPerIndex ?? settings.limits.maxSitemapsPerIndex });
+    const set = await writeIndexFromManifests({ manifests, outDir: settings.outDir, syncChildren: true, maxSitemapsPerIndex: options.maxSitemapsPerIndex });
     const first = set.indexFiles[0] as IndexFile;
     const sitemaps: WrittenFile[] = set.files.map((file) => ({ name: file.name, path: join(settings.outDir, file.name), loc: normalizeUrl(file.name, 'loc', settings.baseUrl), urls: file.urls, bytes: file.bytes, diskBytes: file.diskBytes, ...(file.lastmod !== undefined ? { lastmod: file.lastmod } : {}) }));
     return {

@@ -5,6 +5,7 @@
 import type { SerializedEntry } from '../../core/build/stable-set.js';
 import { join } from 'node:path';
 import { indexFileNames, manifestFileName } from '../../core/scale/layout.js';
+import { dedupeKey } from '../../core/url.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
 import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updatedManifests, type Change, type FeedPosition } from './apply.js';
 import { publishInPlace, readManifest, type PublishOptions, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
@@ -70,7 +71,7 @@ export async function rewriteChild(data: ChildJob, storage: SetStorage, beforePu
     // The coordinator wrote these lines from changes it had checked.
     if (!('op' in change)) throw new Error(`${data.changes}: ${change.problem}`);
     const placed = placeChange(change, serializer, settings);
-    changes.set(placed.loc, placed.item);
+    changes.set(dedupeKey(placed.loc), placed.item);
   }
   const output = await StagedOutput.create(settings.outDir, { name, gzipLevel: settings.gzipLevel, workers: 1 });
   try {

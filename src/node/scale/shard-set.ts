@@ -7,13 +7,13 @@ import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { newestLastmod } from '../../core/datetime.js';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
-import type { Limits, UrlEntry } from '../../core/model.js';
+import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
 import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { contentToken, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
+import { contentToken, numberedSetPattern, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
-import { checkShards, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
+import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
@@ -59,6 +59,8 @@ export interface ShardManifest {
   gzipLevel: number;
   maxUrls: number;
   maxBytes: number;
+  /** Present for the 2008 limits (the index's 1,000 sitemaps); absent: current. */
+  profile?: 'legacy';
   xslUrl?: string;
   /** Present when locs outside the base URL were accepted (`enforceScope: false`, --no-scope). */
   noScope?: true;
@@ -83,6 +85,7 @@ export interface ShardSettings {
   baseUrl: string;
   gzip: boolean;
   gzipLevel: number;
+  profile: LimitsProfileName;
   limits: Limits;
   xslUrl?: string;
   compressionThreads?: number;
@@ -113,6 +116,7 @@ export function shardSettings(options: ShardSetOptions): ShardSettings {
     baseUrl: scope.href,
     gzip,
     gzipLevel,
+    profile: options.profile ?? 'current',
     limits: resolveLimits(options.profile, options.maxUrls, options.maxBytes),
     ...(options.xslUrl !== undefined ? { xslUrl: options.xslUrl } : {}),
     ...(options.compressionThreads !== undefined ? { compressionThreads: options.compressionThreads } : {}),
@@ -130,6 +134,7 @@ export function settingsOfManifest(manifest: ShardManifest, outDir: string): Sha
     ...(manifest.gzip ? { gzipLevel: manifest.gzipLevel } : {}),
     maxUrls: manifest.maxUrls,
     maxBytes: manifest.maxBytes,
+    profile: manifest.profile ?? 'current',
     ...(manifest.xslUrl !== undefined ? { xslUrl: manifest.xslUrl } : {}),
     ...(manifest.noScope === true ? { enforceScope: false } : {}),
   });
@@ -318,6 +323,7 @@ export function manifestOf(settings: ShardSettings, shard: number, files: ShardF
     gzipLevel: settings.gzipLevel,
     maxUrls: settings.limits.maxUrlsPerSitemap,
     maxBytes: settings.limits.maxBytesPerSitemap,
+    ...(settings.profile === 'legacy' ? { profile: 'legacy' as const } : {}),
     ...(settings.xslUrl !== undefined ? { xslUrl: settings.xslUrl } : {}),
     ...(settings.scope === undefined ? { noScope: true as const } : {}),
     urls: sum(sorted, 'urls'),
@@ -410,7 +416,7 @@ export async function readManifest(path: string): Promise<ShardManifest> {
 function checkWholeSet(manifests: readonly ShardManifest[], outDir: string): ShardSettings {
   const first = manifests[0];
   if (first === undefined) throw new SitemapError('ERR_SITEMAP_OPTION', 'no manifest: give the manifest of every shard');
-  const key = (m: ShardManifest): string => JSON.stringify([m.layout, m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.xslUrl, m.noScope]);
+  const key = (m: ShardManifest): string => JSON.stringify([m.layout, m.name, m.shards, m.baseUrl, m.gzip, m.gzipLevel, m.maxUrls, m.maxBytes, m.profile, m.xslUrl, m.noScope]);
   const seen = new Set<number>();
   for (const manifest of manifests) {
     if (key(manifest) !== key(first)) throw new SitemapError('ERR_SITEMAP_STATE', `the manifests are of different sets: shard ${manifest.shard} of ${manifest.shards} of "${manifest.name}" (${manifest.baseUrl}) and shard ${first.shard} of ${first.shards} of "${first.name}" (${first.baseUrl})`);
@@ -514,13 +520,17 @@ export async function publishInPlace(settings: ShardSettings, files: readonly Sh
 
 /** After the commit: files of earlier sets of this name that the new set does not name, moved into the output's temporary folder (removed with it). */
 async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettings, keep: ReadonlySet<string>, beforeWrite?: () => Promise<void>): Promise<string[]> {
-  const children = tokenChildPattern(name);
   const link = indexLink(name);
   const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const others = new RegExp(`^(?:${literal(name)}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${literal(link)}(?:\\.[0-9a-f]{8})?)$`);
+  const listing = (await readdir(outDir)).sort();
+  // Children of this name, sharded or plain (an earlier generate's), not of another set: `NAME-news-00001` (plain), or of a sharded `NAME-news` (known by its manifests).
+  const longer = listing.map((file) => /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1]).filter((set) => set?.startsWith(`${name}-`) === true);
+  const plain = numberedSetPattern(name);
+  const child = (file: string): boolean => plain.test(file) || (childStemOf(file)?.startsWith(`${name}-`) === true && !longer.some((set) => file.startsWith(`${set}-`)));
   const removed: string[] = [];
-  for (const file of (await readdir(outDir)).sort()) {
-    if (keep.has(file) || !(children.test(file) || others.test(file))) continue;
+  for (const file of listing) {
+    if (keep.has(file) || !(child(file) || others.test(file))) continue;
     await beforeWrite?.();
     try {
       await rename(join(outDir, file), output.path(`removed-${file}`));
