@@ -10,7 +10,7 @@ import { definedOnly } from '../core/defined-only.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
-import type { EntryPosition } from '../core/read/types.js';
+import { notASitemap, type EntryPosition } from '../core/read/types.js';
 import { comparableUrl, locFingerprint } from '../core/url.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, type FieldChange } from '../core/url-diff.js';
@@ -162,7 +162,7 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, sid
       ...definedOnly({ cwd: options.cwd, maxBytes: options.maxBytes, maxEntries: options.maxEntries, backpressure: hooks.backpressure, onDiagnostic: walking.onDiagnostic }),
     };
     return readSitemap(input, reading).then(({ format }) => {
-      if (!NOT_A_SITEMAP.has(format)) return format;
+      if (!notASitemap(format)) return format;
       const error = new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
       if (walking.onUnreadable === undefined) throw error;
       walking.onUnreadable(document, error);
@@ -170,9 +170,6 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, sid
     });
   });
 }
-
-/** Formats that hold no URLs to compare: the document is not a sitemap (or could not be told). */
-const NOT_A_SITEMAP = new Set(['html', 'unknown', 'empty']);
 
 const SPILL_CHUNK = 1 << 20;
 
