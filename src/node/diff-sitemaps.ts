@@ -28,8 +28,8 @@ export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onDiagnostic' 
   tmpDir?: string;
   /** A child that cannot be read, or a document that is no sitemap (the source's own too), once, with its source; the comparison goes on without its URLs (it may throw). Without it, the diff throws. */
   onUnreadable?: (document: SourceDocument, error: SitemapError, side: 'old' | 'new') => void;
-  /** Called before each document is read; may throw to stop. */
-  onDocument?: (input: SitemapInput, document: SourceDocument) => void;
+  /** Called before each document is read, with its source (none on NEW's second reading); may throw to stop. */
+  onDocument?: (input: SitemapInput, document: SourceDocument, side: 'old' | 'new' | undefined) => void;
 }
 
 /** Removed URLs in OLD's order, then added and changed ones in NEW's; `file` is the document listing the URL. */
@@ -155,7 +155,7 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, sid
   const walking: SourceOptions = side === undefined || onDiagnostic === undefined ? rest : { ...rest, onDiagnostic: (d) => onDiagnostic(d, side) };
   if (onUnreadable !== undefined) walking.onUnreadable = side === undefined ? () => {} : (document, error) => onUnreadable(document, error, side);
   await readSource(source, walking, (input, document, hooks) => {
-    options.onDocument?.(input, document);
+    options.onDocument?.(input, document, side);
     passes.file = document.name;
     const reading: ReadSitemapOptions = {
       file: document.name, onUrl, onSitemap: hooks.onSitemap, locHashes: true, maxDiagnosticsPerCode: 0,
