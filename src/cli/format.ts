@@ -1,7 +1,7 @@
 // Small helpers for human output.
 
 import { formatCount } from '../core/count-text.js';
-import { plural } from '../core/errors.js';
+import { BIDI_CONTROLS, plural } from '../core/errors.js';
 import { shownPath } from '../node/io-errors.js';
 
 export { formatCount, plural, shownPath };
@@ -27,9 +27,11 @@ export function positionText(d: { readonly line?: number | undefined; readonly c
   return d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`;
 }
 
-/** Control characters written as escapes: they would break the columns or drive the terminal. */
+const UNPRINTABLE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f]|${BIDI_CONTROLS.source}`, 'g');
+
+/** Control characters written as escapes: they would break the columns, drive the terminal or reorder the line. */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+  return text.replace(UNPRINTABLE, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     if (c === '\t') return '\\t';

@@ -65,6 +65,9 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/** Bidi controls (UAX #9), shown as escapes wherever hostile text is shown: U+202E would draw …/\u202Egnp.exe as …/exe.png. */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** A short, quoted rendering of a value for a message: at most `max` characters, `...` where it is cut. */
 export function show(s: string, max = 80): string {
   return JSON.stringify(shortened(s, max));

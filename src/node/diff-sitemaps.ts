@@ -10,7 +10,7 @@ import { definedOnly } from '../core/defined-only.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
-import type { EntryPosition } from '../core/read/types.js';
+import { notASitemap, type EntryPosition } from '../core/read/types.js';
 import { comparableUrl, locFingerprint } from '../core/url.js';
 import { FINGERPRINT } from '../core/fingerprint.js';
 import { ADDED, REMOVED, REPEATED, UNCHANGED_URL, UNKNOWN, UrlDiffTable, changedFields, fingerprintFields, type FieldChange } from '../core/url-diff.js';
@@ -28,8 +28,8 @@ export interface DiffSitemapsOptions extends Omit<SourceOptions, 'onDiagnostic' 
   tmpDir?: string;
   /** A child that cannot be read, or a document that is no sitemap (the source's own too), once, with its source; the comparison goes on without its URLs (it may throw). Without it, the diff throws. */
   onUnreadable?: (document: SourceDocument, error: SitemapError, side: 'old' | 'new') => void;
-  /** Called before each document is read; may throw to stop. */
-  onDocument?: (input: SitemapInput, document: SourceDocument) => void;
+  /** Called before each document is read, with its source (none on NEW's second reading); may throw to stop. */
+  onDocument?: (input: SitemapInput, document: SourceDocument, side: 'old' | 'new' | undefined) => void;
 }
 
 /** Removed URLs in OLD's order, then added and changed ones in NEW's; `file` is the document listing the URL. */
@@ -155,14 +155,14 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, sid
   const walking: SourceOptions = side === undefined || onDiagnostic === undefined ? rest : { ...rest, onDiagnostic: (d) => onDiagnostic(d, side) };
   if (onUnreadable !== undefined) walking.onUnreadable = side === undefined ? () => {} : (document, error) => onUnreadable(document, error, side);
   await readSource(source, walking, (input, document, hooks) => {
-    options.onDocument?.(input, document);
+    options.onDocument?.(input, document, side);
     passes.file = document.name;
     const reading: ReadSitemapOptions = {
       file: document.name, onUrl, onSitemap: hooks.onSitemap, locHashes: true, maxDiagnosticsPerCode: 0,
       ...definedOnly({ cwd: options.cwd, maxBytes: options.maxBytes, maxEntries: options.maxEntries, backpressure: hooks.backpressure, onDiagnostic: walking.onDiagnostic }),
     };
     return readSitemap(input, reading).then(({ format }) => {
-      if (!NOT_A_SITEMAP.has(format)) return format;
+      if (!notASitemap(format)) return format;
       const error = new SitemapError('ERR_SITEMAP_INPUT', `${document.name} is not a sitemap (${format === 'unknown' ? 'its format could not be told' : format})`);
       if (walking.onUnreadable === undefined) throw error;
       walking.onUnreadable(document, error);
@@ -170,9 +170,6 @@ async function readUrls(source: SitemapSource, options: DiffSitemapsOptions, sid
     });
   });
 }
-
-/** Formats that hold no URLs to compare: the document is not a sitemap (or could not be told). */
-const NOT_A_SITEMAP = new Set(['html', 'unknown', 'empty']);
 
 const SPILL_CHUNK = 1 << 20;
 

@@ -11,7 +11,7 @@ import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PAT
 import { SitemapError, checkCount, plural } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
-import type { SitemapFormat } from '../core/read/types.js';
+import { notASitemap, type SitemapFormat } from '../core/read/types.js';
 import { productToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
@@ -209,11 +209,6 @@ function newNode(url: string, via: SitemapVia, depth: number): SitemapNode {
     infos: 0,
     children: [],
   };
-}
-
-/** What a probed path holds when it is no sitemap: a soft-404 page, nothing, or what could not be told. */
-export function notASitemap(format: SitemapFormat | undefined): boolean {
-  return format === 'html' || format === 'empty' || format === 'unknown';
 }
 
 /** Whether a probe's format shows it holds a sitemap: text shows one only by a URL line. */

@@ -15,12 +15,12 @@ import { ReportAggregator } from '../core/report/aggregate.js';
 import { own } from '../core/report/counts.js';
 import { REPORT_SAMPLES, type ReportModel } from '../core/report/model.js';
 import { reportPageParts } from '../core/report/page.js';
-import { isFeed, type SitemapFormat } from '../core/read/types.js';
+import { isFeed, notASitemap, type SitemapFormat } from '../core/read/types.js';
 import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
 import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps, READING_STOPPED } from './diff-sitemaps.js';
-import { notASitemap, showsSitemap, whereLooked, type SiteSitemaps } from './discover.js';
+import { showsSitemap, whereLooked, type SiteSitemaps } from './discover.js';
 import type { SitemapInput } from './parse-sitemap.js';
 import { fetchDocument, readSource, sourceName, type DocumentReader, type FetchedDocument, type SitemapSource, type SourceDocument, type SourceOptions } from './sitemap-source.js';
 import { StagedOutput } from './staged-output.js';
@@ -340,36 +340,38 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
  */
 async function compare(previous: SitemapSource, current: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & Pick<Reading, 'cwd' | 'guard'>): Promise<NonNullable<ReportModel['compare']>> {
   const perFile = new Map<string, { file: string; added: number; removed: number; changed: number }>();
-  const count = (kind: 'added' | 'removed' | 'changed', file: string, n = 1): void => {
+  const count = (kind: 'added' | 'removed' | 'changed', file: string): void => {
     let row = perFile.get(file);
     if (row === undefined) perFile.set(file, (row = { file, added: 0, removed: 0, changed: 0 }));
-    row[kind] += n;
+    row[kind]++;
   };
   const examples: NonNullable<ReportModel['compare']>['examples'] = [];
   const removedExamples: typeof examples = [];
+  // NEW is read first: a removed URL goes to the new set's file of its name, a .gz twin's too (sitemap.xml.gz, sitemap.xml).
+  const twin = (file: string): string => basename(file).replace(/\.gz$/i, '');
   const newFiles = new Map<string, string>();
-  const removedByFile = new Map<string, number>();
   let added = 0;
   let changed = 0;
   const summary = await diffSitemaps(previous, current, {
-    // OLD's pass comes first: its URLs are given their file of the new set once NEW's names are known.
-    removed: (loc, file) => {
-      removedByFile.set(file, (removedByFile.get(file) ?? 0) + 1);
+    removed: (loc, oldFile) => {
+      const file = newFiles.get(twin(oldFile)) ?? oldFile;
+      count('removed', file);
       if (removedExamples.length < REPORT_SAMPLES) removedExamples.push({ kind: 'removed', loc: own(loc), file });
     },
     added: (loc, file) => {
-      newFiles.set(basename(file), file);
       count('added', file);
       if (added++ < REPORT_SAMPLES) examples.push({ kind: 'added', loc: own(loc), file });
     },
     changed: (loc, changes, file) => {
-      newFiles.set(basename(file), file);
       count('changed', file);
       if (changed++ < REPORT_SAMPLES) examples.push({ kind: 'changed', loc: own(loc), file, fields: changes.map((c) => c.field) });
     },
   }, {
     cwd: options.cwd,
-    onDocument: options.guard,
+    onDocument: (input, document, side) => {
+      options.guard(input, document);
+      if (side === 'new') newFiles.set(twin(document.name), document.name);
+    },
     ...definedOnly({ client: options.client, maxBytes: options.maxBytes, maxEntries: options.maxEntries }),
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),
     // The previous version's problems are not the set's, but one that left it unread makes the changes partial.
@@ -382,10 +384,7 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
       if (side === 'old') aggregator.diagnostic({ code: 'input/unreadable', severity: 'error', message: error.message, file: document.name }, false);
     },
   });
-  const inNewSet = (file: string): string => newFiles.get(basename(file)) ?? file;
-  for (const [file, n] of removedByFile) count('removed', inNewSet(file), n);
-  for (const example of removedExamples) examples.push({ ...example, file: inNewSet(example.file as string) });
-  return { previous: sourceName(previous, options.cwd), added: summary.added, removed: summary.removed, changed: summary.changed, examples, perFile: [...perFile.values()] };
+  return { previous: sourceName(previous, options.cwd), added: summary.added, removed: summary.removed, changed: summary.changed, examples: [...examples, ...removedExamples], perFile: [...perFile.values()] };
 }
 
 /** The page: head, the rows' gzip as base64, tail; staged as `name`. Its size in bytes. */

@@ -176,6 +176,12 @@ describe('sitemapkit diff', () => {
     assert.equal(r.stdout, '~ https://a.example/x priority 0.5 \u2192 0.8\n0 added, 0 removed, 1 changed (3 URLs in OLD, 3 URLs in NEW)\n');
   });
 
+  it('a bidi control is shown as its escape: U+202E would draw …/\\u202Egnp.exe as …/exe.png', async () => {
+    writeFileSync(join(dir, 'bidi.xml'), urlset([`<url><loc>${SITE}/\u202egnp.exe</loc></url>`, `<url><loc>${SITE}/\u2066x\u2069\u200f\u061c</loc></url>`]));
+    const r = await diff(['new.xml', 'bidi.xml']);
+    assert.match(r.stdout, /^\+ https:\/\/www\.example\.com\/\\u202egnp\.exe\n\+ https:\/\/www\.example\.com\/\\u2066x\\u2069\\u200f\\u061c\n/m);
+  });
+
   it('problems of the inputs go to standard error in the problem format, once each; they do not decide the exit status', async () => {
     const r = await diff(['problems.xml', 'problems-too.xml']);
     assert.equal(r.code, 0, r.stderr);

@@ -39,6 +39,8 @@ test('formatProblem: FILE:LINE:COL: severity code message (hint), positions only
   assert.equal(formatProblem({ severity: 'error', message: 'unreadable', line: 0, column: 0 }, 'f.txt'), 'f.txt: error unreadable');
   // A newline or an ESC from a hostile input cannot break the line or drive the terminal.
   assert.equal(formatProblem({ code: 'x/y', severity: 'info', message: 'a\nb\x1b[2J' }, 'f'), 'f: info x/y a\\nb\\u001b[2J');
+  // Nor can a bidi control reorder what is shown (U+202E: …/\u202Egnp.exe drawn as …/exe.png).
+  assert.equal(formatProblem({ severity: 'error', message: 'https://e.com/\u202egnp.exe \u2067\u200e' }, 'f'), 'f: error https://e.com/\\u202egnp.exe \\u2067\\u200e');
 });
 
 test('every command prints its problems in the one line shape', async () => {

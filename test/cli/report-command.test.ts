@@ -200,6 +200,25 @@ describe('sitemapkit report', () => {
     ]);
   });
 
+  it('--compare: a file and its .gz twin are one file; a removed URL is counted under the new set\'s file even where nothing else changed', async () => {
+    const dir = tempDir();
+    for (const [name, gz, one, two] of [['old', '.gz', [url('/same'), url('/gone')], [url('/kept'), url('/gone-2')]], ['new', '', [url('/same'), url('/new')], [url('/kept')]]] as const) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, `one.xml${gz}`), gz === '' ? urlset(one) : gzipSync(urlset(one)));
+      writeFileSync(join(dir, name, 'two.xml'), urlset(two));
+      writeFileSync(join(dir, name, 'sitemap.xml'), index([`${SITE}/one.xml${gz}`, `${SITE}/two.xml`]));
+    }
+    const result = await runCli(['report', 'new', '--compare', 'old', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const compare = readReport(join(dir, 'r.html')).model.compare;
+    assert.ok(compare !== undefined);
+    assert.deepEqual(compare.perFile, [
+      { file: join('new', 'one.xml'), added: 1, removed: 1, changed: 0 },
+      { file: join('new', 'two.xml'), added: 0, removed: 1, changed: 0 },
+    ]);
+    assert.deepEqual(compare.examples.filter((e) => e.kind === 'removed').map((e) => e.file), [join('new', 'one.xml'), join('new', 'two.xml')]);
+  });
+
   it('--compare: a child missing from either set is a problem of the report, as without --compare, and the comparison goes on', async () => {
     const dir = tempDir();
     for (const [name, one, two] of [['old', [url('/same'), url('/gone')], undefined], ['new', [url('/same')], [url('/kept')]], ['full', [url('/same'), url('/gone')], [url('/kept')]]] as const) {

@@ -13,6 +13,11 @@ export function isFeed(format: SitemapFormat | undefined): boolean {
   return format === 'rss' || format === 'atom' || format === 'atom03';
 }
 
+/** What a document holds when it is no sitemap: a web page (a soft 404), nothing, or what could not be told. */
+export function notASitemap(format: SitemapFormat | undefined): boolean {
+  return format === 'html' || format === 'empty' || format === 'unknown';
+}
+
 /** Where an entry starts in the decoded text: 1-based line and column (UTF-16 code units). */
 export interface EntryPosition {
   line: number;

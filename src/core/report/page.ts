@@ -5,7 +5,7 @@
 
 import { escapeXml, escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
-import { plural } from '../errors.js';
+import { BIDI_CONTROLS, plural } from '../errors.js';
 import { LIMITS_PROFILES } from '../model.js';
 import type { ReportFile, ReportModel } from './model.js';
 import { reportClient } from './client.js';
@@ -14,8 +14,6 @@ import { sha256 } from './sha256.js';
 
 // tsx (the tests' loader) compiles with esbuild's keepNames, which wraps the client's inner functions
 // in `__name(fn, "name")`: the page defines it as the identity so that the source runs as compiled.
-// Bidi controls are shown as their escapes (in the URL table too): U+202E would draw …/\u202Egnp.exe as …/exe.png.
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const SCRIPT = `var __name=function(f){return f};(${reportClient.toString()})(${BIDI_CONTROLS});`;
 const POLICY = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${btoa(String.fromCharCode(...sha256(new TextEncoder().encode(SCRIPT))))}'; base-uri 'none'; form-action 'none'`;
 

@@ -1,6 +1,6 @@
 // Editing the Sitemap lines of a robots.txt: add the sitemaps asked for, rewrite a line naming one in
 // another spelling, drop repeats, and leave every other byte as it was. A line is a Sitemap line
-// exactly when parseRobotsTxt reads a sitemap URL from it (each line is parsed on its own, so the two
+// exactly when parseRobotsTxt reads a sitemap URL from it, or reports it as a repeat of one (so the two
 // never disagree); lines it ignores announce nothing to a crawler and are left alone, even by `replace`.
 
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
@@ -99,30 +99,21 @@ const PLAIN_KEY_RE = /^[ \t\v\f]*sitemap[ \t\v\f]*:/i;
 // Relative values need a base to be parsed; this one is never reported, its results are not used.
 const PLACEHOLDER_BASE = 'https://robots-txt.invalid/robots.txt';
 
-/** What a Sitemap line of the file says. */
-interface SitemapLine {
-  /** The value as written (the parser's `raw`: trimmed, comment removed). */
-  raw: string;
-  /** The normalised URL it names, or undefined when it names none we can compare. */
-  url: string | undefined;
-}
-
-function readSitemapLine(content: string, base: string, hasBase: boolean): SitemapLine | undefined {
-  const sitemap = parseRobotsTxt(content, base).sitemaps[0];
-  if (sitemap === undefined) return undefined;
-  const { raw } = sitemap;
+/** The normalised URL a Sitemap value (the parser's `raw`) names, or undefined when it names none we can compare. */
+function namedUrl(raw: string, base: string | undefined): string | undefined {
   try {
-    return { raw, url: normalizeUrl(raw, 'Sitemap', hasBase ? base : undefined) };
+    return normalizeUrl(raw, 'Sitemap', base);
   } catch {
     // Relative without a base, or refused by the normaliser (credentials, over-long): matches nothing.
-    return { raw, url: undefined };
+    return undefined;
   }
 }
 
 /** `Sitemap: URL`, keeping a trailing comment of the line it replaces (with the blanks before it). */
 function canonicalLine(url: string, oldContent: string): string {
   const hash = oldContent.indexOf('#');
-  const comment = hash < 0 ? '' : oldContent.slice(oldContent.slice(0, hash).replace(/[ \t\v\f]+$/, '').length);
+  // The value ends in no white space (the parser refuses one), so trimEnd takes the blanks only, in linear time.
+  const comment = hash < 0 ? '' : oldContent.slice(oldContent.slice(0, hash).trimEnd().length);
   return `Sitemap: ${url}${comment}`;
 }
 
@@ -154,6 +145,10 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
   const bom = robotsText.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
   const lines = splitLines(bom === '' ? robotsText : robotsText.slice(1));
   const eol = options.lineEnding ?? dominantLineEnding(lines);
+  // The Sitemap values by line number, from one parse of the whole file: its URLs, and their repeats.
+  const parsed = parseRobotsTxt(robotsText, base);
+  const values = new Map(parsed.sitemaps.map((s) => [s.line, s.raw]));
+  for (const p of parsed.problems) if (p.code === 'robots/sitemap-duplicate') values.set(p.line, p.value);
 
   const updated: string[] = [];
   const present: string[] = [];
@@ -165,14 +160,14 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
   const out: (Line | undefined)[] = [];
   let anchor = -1;
   for (const [index, line] of lines.entries()) {
-    const sitemap = readSitemapLine(line.content, base, hasBase);
-    if (sitemap === undefined) {
+    const raw = values.get(index + 1);
+    if (raw === undefined) {
       out.push(line);
       continue;
     }
     anchor = out.length;
-    const { raw } = sitemap;
-    const url = sitemap.url === undefined ? undefined : wanted.get(comparableUrl(sitemap.url));
+    const named = namedUrl(raw, hasBase ? base : undefined);
+    const url = named === undefined ? undefined : wanted.get(comparableUrl(named));
     if (url !== undefined) {
       if (seen.has(url)) {
         removed.push(raw);
@@ -203,13 +198,15 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
   // For each line of the new file, in order, the 1-based input line it comes from (undefined: added).
   const origins: (number | undefined)[] = [];
   const append = (from: number, to: number): void => {
+    let cr = text.endsWith('\r'); // once: on a string built by +=, each endsWith would copy it whole
     for (let i = from; i < to; i++) {
       const line = out[i];
       if (line === undefined) continue;
       // A lone-CR line end followed, once a line between them is gone, by an empty line ending in LF
       // would read as one CRLF: the empty line would vanish. The lone CR becomes CRLF instead.
-      if (line.content === '' && line.eol.charCodeAt(0) === 0x0a && text.endsWith('\r')) text += '\n';
+      if (line.content === '' && line.eol.charCodeAt(0) === 0x0a && cr) text += '\n';
       text += line.content + line.eol;
+      cr = line.eol === '\r';
       origins.push(i + 1);
     }
   };
@@ -228,7 +225,8 @@ export function setSitemapLines(robotsText: string, sitemapUrls: readonly string
   }
   append(at, out.length);
   // A rewritten line is in the new file, once: at most one per requested URL.
-  for (const t of touched) if (t.change === 'rewritten') t.newLine = origins.indexOf(t.oldLine) + 1;
+  const newLineOf = new Map(origins.map((oldLine, k) => [oldLine, k + 1]));
+  for (const t of touched) if (t.change === 'rewritten') t.newLine = newLineOf.get(t.oldLine) as number;
   const oldLineOf = (newLine: number): number | undefined => origins[newLine - 1];
   return { text, added, updated, present, removed, kept, touched, problems: sitemapProblems(text, base, hasBase, oldLineOf), changed: text !== robotsText };
 }
