@@ -67,7 +67,9 @@ async function pageEntries(file: SitemapFile, keep: number, pause?: () => Promis
       if (entries.length < keep) entries.push({ loc: entry.loc, ...(lastmod !== undefined ? { lastmod } : {}) });
     },
   });
-  for await (const chunk of bytesOf(file)) {
+  const reader = bytesOf(file).getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const chunk = read.value;
     for (let at = 0; at < chunk.length; at += PAGE_CHUNK) {
       document.push(chunk.subarray(at, at + PAGE_CHUNK));
       await pause?.();
