@@ -129,7 +129,7 @@ export class DiagnosticCollector {
     const d: Diagnostic = {
       code: TRUNCATED_CODE,
       severity: 'info',
-      message: `${plural(this.dropped, 'more diagnostic')} not listed (only the first ${cap} of each code are kept; the counts include them all): ${byCode}`,
+      message: `${plural(this.dropped, 'more diagnostic')} not listed (only the first ${this.maxPerCode === 1 ? 'of each code is' : `${cap} of each code are`} kept; the counts include them all): ${byCode}`,
       hint: 'fix the first ones: the others usually have the same cause',
     };
     if (file !== undefined) d.file = file;

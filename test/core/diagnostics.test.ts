@@ -42,6 +42,12 @@ describe('DiagnosticCollector', () => {
     assert.deepEqual(countDiagnostics(list), { errors: 3, warnings: 3, infos: 1 });
   });
 
+  it('says a cap of one in the singular: "only the first of each code is kept", not "the first 1 of each code are kept"', () => {
+    const c = new DiagnosticCollector({ maxPerCode: 1 });
+    for (const line of [1, 2]) c.add(diag('loc/duplicate', 'warning', line));
+    assert.match((c.list().at(-1) as Diagnostic).message, /^1 more diagnostic not listed \(only the first of each code is kept; the counts include them all\): loc\/duplicate 1$/);
+  });
+
   it('adds no truncated entry when nothing was left out', () => {
     const c = new DiagnosticCollector({ maxPerCode: 2 });
     c.add(diag('a/b', 'error', 1));
