@@ -5,6 +5,7 @@
 // diagnostic, never an exception; after a byte budget no entry is made from the cut-off text.
 // Exceptions: `ERR_SITEMAP_INPUT` (I/O), `ERR_SITEMAP_OPTION` (bad options), `ERR_SITEMAP_API` (misuse).
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isAscii } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -149,7 +150,7 @@ async function* fileChunks(path: string, shown: string, given: string): AsyncGen
       // A short read is the end of the file (as it was when read).
       if (bytesRead < READ_CHUNK) return;
       // Read on this thread, a large file would hold the event loop to its end, a Ctrl-C handler with it.
-      if (reads % READS_PER_TURN === READS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (reads % READS_PER_TURN === READS_PER_TURN - 1) await nextTurn();
     }
   } catch (error) {
     throw inputError(shown, error);

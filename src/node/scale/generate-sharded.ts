@@ -2,6 +2,7 @@
 // spilled by child, then each shard is written as writeShard would, the index last: memory holds one
 // child's entries at a time, not the set.
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join } from 'node:path';
 import { SitemapError, plural } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
@@ -46,7 +47,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
       for (const entry of Array.isArray(batch) ? (batch as readonly UrlEntry[]) : [batch as UrlEntry]) {
         write(entry);
         // An array's entries come without a turn of the event loop (a queue job's lock is renewed by a timer): one every 4,096.
-        if ((++read & 4095) === 0) await new Promise((resolve) => setImmediate(resolve));
+        if ((++read & 4095) === 0) await nextTurn();
       }
       stopIfAborted(options.signal);
       if ((++batches & 63) === 0) options.onProgress?.({ urls, files: 0, rejected, duplicates: 0, elapsedMs: performance.now() - started });

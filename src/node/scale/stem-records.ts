@@ -2,6 +2,7 @@
 // a few typed-array numbers per record, not ~2.5 KB of objects per URL (a 25,000-URL stem took a worker
 // past 250 MB). The same bytes as layOutStems with `byHash` (core/build/stable-set.ts).
 
+import { setImmediate as pause } from 'node:timers/promises';
 import { childFileName, childParts } from '../../core/build/partition.js';
 import { childFrame, FOOTER, rootStart, urlHash } from '../../core/build/stable-set.js';
 import { NS_NEWS } from '../../core/write/url-entry.js';
@@ -90,7 +91,6 @@ export async function layOutRecords(stem: string, records: Buffer, options: { li
 }
 
 const PAUSE_EVERY = 8192;
-const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const FOOTER_BYTES = Buffer.from(FOOTER);
 /** The one block every child is handed over in: its reader copies each block before it asks for the next. */

@@ -4,6 +4,7 @@
 // replaces the old in one assignment so no answer mixes two. Old children stay served for a grace
 // period: crawlers fetch children long after the index.
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -372,7 +373,7 @@ function viewOf(set: LoadedSet, entryName: string, listed: number): Promise<SetV
   const names = set.files.size === 1 ? [entryName] : [...set.files.keys()].filter((name) => name !== entryName);
   let lastModified = 0;
   for (const loaded of set.files.values()) lastModified = Math.max(lastModified, loaded.file.lastModified);
-  return viewOfFiles(lastModified, names.map((name) => ({ name, file: (set.files.get(name) as Loaded).file })), listed, () => new Promise((resolve) => setImmediate(resolve)));
+  return viewOfFiles(lastModified, names.map((name) => ({ name, file: (set.files.get(name) as Loaded).file })), listed, nextTurn);
 }
 
 /** What changes when a file is replaced or rewritten. */
