@@ -11,7 +11,7 @@ import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PAT
 import { SitemapError, checkCount, plural } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
-import { notASitemap, type SitemapFormat } from '../core/read/types.js';
+import { showsSitemap, type SitemapFormat } from '../core/read/types.js';
 import { productToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
@@ -210,9 +210,6 @@ function newNode(url: string, via: SitemapVia, depth: number): SitemapNode {
     children: [],
   };
 }
-
-/** Whether a probe's format shows it holds a sitemap: text shows one only by a URL line. */
-export const showsSitemap = (format: SitemapFormat | undefined): boolean => !notASitemap(format) && format !== 'text';
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 

@@ -18,6 +18,11 @@ export function notASitemap(format: SitemapFormat | undefined): boolean {
   return format === 'html' || format === 'empty' || format === 'unknown';
 }
 
+/** Whether a probed document's format shows it holds a sitemap: text shows one only by a URL line. */
+export function showsSitemap(format: SitemapFormat | undefined): boolean {
+  return !notASitemap(format) && format !== 'text';
+}
+
 /** Where an entry starts in the decoded text: 1-based line and column (UTF-16 code units). */
 export interface EntryPosition {
   line: number;
