@@ -1,10 +1,10 @@
 // A fetch handler over a sitemap set (issue 25). The Node adapter calls `answer`, the same answer as
 // plain data: building a Request and a Response per request cost ~6× the throughput of node:http.
-// Files are looked up by their path below the base, plain segments only, never decoded nor reaching a
-// file system, so path tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss.
+// Files are looked up by their path below the base, plain segments only, never reaching a file system,
+// so path tricks (`..`, `%2e%2e`, `%2f`, NUL…) can only miss or name a file of the set.
 
 import { parseHttpDate } from '../datetime.js';
-import { scopeOf } from '../url.js';
+import { comparableUrl, scopeOf } from '../url.js';
 import { renderSetPage, setPagePolicy, type SetView } from './set-page.js';
 
 /** One stored form of a file's content. */
@@ -209,20 +209,16 @@ export function then<T, U>(value: T | Promise<T>, f: (value: T) => U | Promise<U
   return value instanceof Promise ? value.then(f) : f(value);
 }
 
-/** The file a request-target asks for: plain segments (a child in a subfolder) under `basePath`, nothing decoded. */
+/** The file a request-target asks for: plain segments (a child in a subfolder) under `basePath`. */
 function nameIn(target: string, basePath: string): string | undefined {
-  let path = target;
-  // Absolute-form (RFC 9112 §3.2.2), as proxies send it and as Request.url always is: its path only.
-  const scheme = path.startsWith('/') ? -1 : path.indexOf('://');
-  if (scheme > 0) {
-    const slash = path.indexOf('/', scheme + 3);
-    path = slash < 0 ? '/' : path.slice(slash);
-  }
-  const query = path.search(/[?#]/);
-  if (query >= 0) path = path.slice(0, query);
-  if (!path.startsWith(basePath)) return undefined;
-  const name = path.slice(basePath.length);
-  return /^(?:[A-Za-z0-9][A-Za-z0-9._-]*\/)*[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt|html)$/.test(name) ? name : undefined;
+  const name = target.startsWith(basePath) ? target.slice(basePath.length) : '';
+  if (/^(?:[A-Za-z0-9][A-Za-z0-9._-]*\/)*[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt|html)$/.test(name)) return name;
+  // Else as a client's URL parser reads it (WHATWG; absolute-form too, RFC 9112 §3.2.2), so other spellings of a path answer
+  // the same bytes, as with nginx (RFC 3986 §6.2.2): dot segments (`%2e` too) removed, unreserved characters decoded (§2.3);
+  // `%2F`, `%5C`, `//` stay and miss. Controls and spaces, which it would drop, are no part of a request-target (§3.2).
+  const absolute = /[\0- \x7f]/.test(target) ? '' : target.startsWith('/') ? `http://h${target}` : target;
+  const path = URL.canParse(absolute) ? new URL(comparableUrl(absolute)).pathname : undefined;
+  return path !== undefined && path !== target ? nameIn(path, basePath) : undefined;
 }
 
 function variantOf(file: SitemapFile, name: string, header: HeaderGetter): Variant | undefined {

@@ -242,8 +242,8 @@ test('Last-Modified is never later than now, and a client sending it back is ans
 test('only names of the set below the base path are served; path tricks are 404', async () => {
   const handler = createSitemapHandler({ source: await memorySource(), baseUrl: base });
   const targets = [
-    '/sitemap.xml', '/maps/', '/maps', '/maps/other.xml', '/maps/../maps/sitemap.xml', '/maps/%2e%2e/maps/sitemap.xml', '/maps/..%2fsitemap.xml',
-    '/maps/%2fsitemap.xml', '/maps/%5csitemap.xml', '/maps/..%5csitemap.xml', '/maps/%252e%252e/sitemap.xml', '/maps/%73itemap.xml', '/maps//sitemap.xml',
+    '/sitemap.xml', '/maps/', '/maps', '/maps/other.xml', '/maps/..%2fsitemap.xml', '/maps/../sitemap.xml', '/maps/%2e%2e/sitemap.xml', '/../sitemap.xml',
+    '/maps/%2fsitemap.xml', '/maps/%5csitemap.xml', '/maps/..%5csitemap.xml', '/maps/%252e%252e/sitemap.xml', '/maps//sitemap.xml', '/maps/sitemap.xml/.',
     '//maps/sitemap.xml', '/maps/sitemap.xml%00', '/maps/sitemap.xml\0', '/maps/.sitemap.xml', '/maps/.sitemapkit/state', '/maps/sub/sitemap.xml',
     '/maps/\\sitemap.xml', 'maps/sitemap.xml', '/maps/sitemap.xml.gz', '/maps/s-00001.txt', '/maps/urls.txt.gz', '*',
   ];
@@ -253,6 +253,17 @@ test('only names of the set below the base path are served; path tricks are 404'
   }
   for (const target of ['/maps/sitemap.xml', '/maps/sitemap.xml?x=1', 'http://other.test/maps/sitemap.xml', '/maps/s-00001.xml.gz']) {
     assert.equal((await handler.answer('GET', target, () => undefined)).status, 200, target);
+  }
+});
+
+test('other spellings of a path (RFC 3986 §6.2.2: dot segments, percent-encoded unreserved characters) answer the same bytes, as nginx does', async () => {
+  const handler = createSitemapHandler({ source: await memorySource(), baseUrl: base });
+  const bytes = async (target: string): Promise<string> => {
+    const { status, body } = await handler.answer('GET', target, () => undefined);
+    return `${status} ${body instanceof Uint8Array ? Buffer.from(body).toString() : ''}`;
+  };
+  for (const target of ['/maps/./sitemap.xml', '/maps/x/../sitemap.xml', '/maps/../maps/sitemap.xml', '/maps/%2e%2e/maps/sitemap.xml', '/maps/x/.%2E/sitemap.xml', '/../maps/sitemap.xml', '/maps/%73itemap%2Exml', '/%6Daps/sitemap.xml?x', 'http://other.test/x/../maps/sitemap.xml']) {
+    assert.equal(await bytes(target), `200 ${INDEX}`, target);
   }
 });
 

@@ -57,7 +57,7 @@ test('the entry file and the children it names are served; gzip negotiated; ever
   const targets = [
     '/.sitemapkit/state', '/.sitemapkit-tmp-1-x/sitemap.xml', '/.hidden.xml', '/other.xml', '/passwd.txt', '/../etc/passwd', '/%2e%2e/etc/passwd',
     '/%2E%2E%2Fetc%2Fpasswd', '/..%5c..%5cetc%5cpasswd', '/%252e%252e%252fetc%252fpasswd', '//etc/passwd', '/etc/passwd', '/sitemap.xml%00.txt',
-    '/%00', '/.', '/..', '/', '/sitemap.xml/', '/./sitemap.xml', '/.sitemap.xml.tmp-123-kx1', '/sitemap.xml.tmp', `/${dir}/sitemap.xml`, `http://127.0.0.1${dir}/sitemap.xml`,
+    '/%00', '/.', '/..', '/', '/sitemap.xml/', '/.sitemap.xml.tmp-123-kx1', '/sitemap.xml.tmp', `/${dir}/sitemap.xml`, `http://127.0.0.1${dir}/sitemap.xml`,
   ];
   for (const target of targets) assert.equal(await rawStatus(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`), 404, target);
   // A raw NUL or backslash in the request line: refused (400 by node:http's parser, or 404), never served.
@@ -65,6 +65,8 @@ test('the entry file and the children it names are served; gzip negotiated; ever
     const status = await rawStatus(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
     assert.ok(status === 400 || status === 404, `${JSON.stringify(target)}: ${status}`);
   }
+  // Another spelling of a file's path (RFC 3986 §6.2.2) is that file, as nginx serves it.
+  assert.equal(await rawStatus(server.port, 'GET /./x/%2E%2E/%73itemap.xml HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'), 200);
   // The Host header does not choose anything.
   assert.equal(await rawStatus(server.port, 'GET /sitemap.xml HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n'), 200);
 });
