@@ -111,8 +111,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     pending = (async () => {
       do {
         again = false;
-        // A file added to the folder since (a named child arriving late) is worth another attempt.
-        const folder = await versionAt(options.dir);
+        // The entry file's and the folder's versions before the load: a change since (a named child arriving late) is worth another attempt.
+        const before = `${await versionAt(join(options.dir, entryName))} ${await versionAt(options.dir)}`;
         try {
           const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
           if (next.entryVersion === current.entryVersion) continue;
@@ -130,9 +130,8 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           pruneRetired(retired, now, maxBytes - current.bytes);
           tell({ loaded: [...current.files.keys()] });
         } catch (error) {
-          // Reported once per version of the entry file and of the folder, not at every poll.
-          failedFolder = (error as { folder?: string }).folder ?? options.dir;
-          failedVersion = `${await versionAt(join(options.dir, entryName))} ${failedFolder === options.dir ? folder : await versionAt(failedFolder)}`;
+          // Reported once per version of the entry file and of the folder (a child's subfolder), not at every poll.
+          ({ folder: failedFolder = options.dir, version: failedVersion = before } = error as { folder?: string; version?: string });
           tell({ error: error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${options.dir}: ${ioErrorReason(error)}`) });
         }
       } while (again);
@@ -213,9 +212,11 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     const skipped: Skipped[] = [];
     try {
       for (const [name, loc] of await childNames(dir, entry.file, entryName, childBase, skipped)) {
+        // With its folder and the versions before the child was opened: a change since (a file added there) is worth another attempt.
+        const folder = dirname(join(dir, name));
+        const version = folder === dir ? undefined : `${entry.version} ${await versionAt(folder)}`;
         const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total).catch((error: SitemapError) => {
-          // With its folder: a file added there (a subfolder of `dir`) is worth another attempt.
-          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder: dirname(join(dir, name)) });
+          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder, version });
         });
         total += child.bytes;
         files.set(name, child);

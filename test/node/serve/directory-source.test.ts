@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import fsPromises from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -323,6 +326,65 @@ test('a new set whose child in a subfolder arrives after its entry file is serve
     for (let tries = 0; tries < 40 && !source.names.includes('en/s.xml'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(source.names, ['sitemap.xml', 'en/s.xml'], baseUrl);
   }
+});
+
+/** `fs.promises.stat` and `fs.watch` replaced for the source's imports (syncBuiltinESMExports): `onStat(path)` runs before each stat; watching fails. */
+function hookFs(t: { after: (f: () => void) => void }, onStat: (path: string) => void): void {
+  const { stat } = fsPromises;
+  const { watch } = fs;
+  fsPromises.stat = ((path: string, ...rest: []) => {
+    onStat(String(path));
+    return stat(path, ...rest);
+  }) as typeof stat;
+  fs.watch = (() => {
+    throw new Error('no watching here');
+  }) as unknown as typeof watch;
+  syncBuiltinESMExports();
+  t.after(() => {
+    fsPromises.stat = stat;
+    fs.watch = watch;
+    syncBuiltinESMExports();
+  });
+}
+
+test('a child in a subfolder arriving just after its open failed (before the load failing is reported) is served at the next poll', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  mkdirSync(join(dir, 'en'));
+  let opened = false;
+  // The child is written at the first look at its folder once the new entry file is in place: after its open failed, before.
+  hookFs(t, (path) => {
+    if (path !== join(dir, 'en') || opened) return;
+    opened = true;
+    writeFileSync(join(dir, 'en', 's.xml'), `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE}en/</loc></url></urlset>`);
+  });
+  const source = await openDirectorySource({ dir, baseUrl: BASE, pollMs: 300 });
+  t.after(() => source.close());
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}en/s.xml</loc></sitemap></sitemapindex>`);
+  await source.reload();
+  for (let tries = 0; tries < 20 && !source.names.includes('en/s.xml'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(source.names, ['sitemap.xml', 'en/s.xml']);
+});
+
+test('an entry file replaced just after a load failed (before it is reported) is loaded at the next poll', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const entry = join(dir, 'sitemap.xml');
+  const child = readdirSync(dir).find((name) => name.endsWith('.gz')) as string;
+  const good = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}${child}</loc></sitemap></sitemapindex>`;
+  // Once armed, the failed load checks whether the entry file changed meanwhile (one look); at the next look, the good one is copied over it.
+  let looks: number | undefined;
+  hookFs(t, (path) => {
+    if (path !== entry || looks === undefined || ++looks !== 2) return;
+    writeFileSync(entry, good);
+  });
+  const source = await openDirectorySource({ dir, baseUrl: BASE, pollMs: 300 });
+  t.after(() => source.close());
+  writeFileSync(entry, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}missing.xml</loc></sitemap></sitemapindex>`);
+  looks = 0;
+  await source.reload();
+  for (let tries = 0; tries < 20 && source.names.length !== 2; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(source.names, ['sitemap.xml', child]);
 });
 
 test('as Express or Connect middleware, a 404 goes to next()', async (t) => {
