@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { acceptsGzip, createSitemapHandler, strongEtag, type SitemapFile, type SitemapSource } from '../../../src/core/serve/handler.js';
-import { renderSetPage } from '../../../src/core/serve/set-page.js';
+import { renderSetPage, viewOfFiles } from '../../../src/core/serve/set-page.js';
 
 const INDEX = '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/maps/s-00001.xml.gz</loc></sitemap></sitemapindex>\n';
 const CHILD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url></urlset>\n';
@@ -365,4 +365,12 @@ test('the page for people names the newest lastmod that is a date, passing over 
   const files = [{ name: 'a.xml', urls: 1, lastmod: 'soon' }, { name: 'b.xml', urls: 1, lastmod: '2024-01-01' }, { name: 'c.xml', urls: 1, lastmod: '2023-12-31T23:00:00-02:00' }];
   const html = renderSetPage({ lastModified: 0, files, urls: [], totalUrls: 3 }, 'S');
   assert.match(html, /newest lastmod 2023-12-31T23:00:00-02:00/);
+});
+
+test("a file's newest lastmod on the page: the latest instant (offsets counted, the first of equal ones), one that is not a date passed over", async () => {
+  const lastmods = ['soon', '2024-01-01', '2023-12-31T23:00:00-02:00', '2024-01-01T01:00:00Z', '2023-06-01'];
+  const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${lastmods.map((m, i) => `<url><loc>https://example.com/${i}</loc><lastmod>${m}</lastmod></url>`).join('')}</urlset>`;
+  const view = await viewOfFiles(0, [{ name: 'a.xml', file: { lastModified: 0, identity: await representation(xml) } }], 2);
+  assert.deepEqual(view.files, [{ name: 'a.xml', urls: 5, lastmod: '2023-12-31T23:00:00-02:00' }]);
+  assert.deepEqual(view.urls, [{ loc: 'https://example.com/0', lastmod: 'soon' }, { loc: 'https://example.com/1', lastmod: '2024-01-01' }]);
 });
