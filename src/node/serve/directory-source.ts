@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { SitemapError, checkCount } from '../../core/errors.js';
-import { scopeOf } from '../../core/url.js';
+import { dedupeKey, scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
 import { SAFE_NAME as PLAIN_NAME, strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
 import { textOf, viewOfFiles, type SetView } from '../../core/serve/set-page.js';
@@ -257,11 +257,12 @@ async function childNames(dir: string, entry: SitemapFile, entryName: string, ch
 }
 
 /**
- * A child's file in `dir`, by the path a client asks for it (its loc's, RFC 3986 §6.2.2 normalised), below the base URL;
+ * A child's file in `dir`, by the path a client asks for it (its loc's, RFC 3986 §6.2.2 normalised: dedupeKey), below the base URL;
  * without one (the index's own URL unknown), the longest end of that path naming a file in `dir` (so a set made for
  * https://x/maps/ is served from its top), else in a folder of `dir`. Else why it is not served.
  */
-async function childPath(dir: string, top: ReadonlySet<string>, loc: string, childBase: string | undefined): Promise<string | { reason: string }> {
+async function childPath(dir: string, top: ReadonlySet<string>, given: string, childBase: string | undefined): Promise<string | { reason: string }> {
+  const loc = dedupeKey(given);
   const last = loc.slice(loc.lastIndexOf('/') + 1);
   if (!SAFE_NAME.test(last)) return { reason: `its last path segment ${JSON.stringify(last)} is no file name served (a plain name ending in .xml, .xml.gz or .txt)` };
   const url = URL.canParse(loc) ? new URL(loc) : undefined;

@@ -262,6 +262,20 @@ test('children of the index that cannot be served are named with why: a name tha
   }
 });
 
+test('a child whose loc escapes unreserved characters (RFC 3986 §6.2.2.2: %31 is 1) is the file of the plain name, served at either spelling', async (t) => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'en'));
+  writeFileSync(join(dir, 'en', 's1.xml'), '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url></urlset>');
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}%65n/s%31.xml</loc></sitemap></sitemapindex>`);
+  for (const baseUrl of [undefined, BASE]) {
+    const source = await openDirectorySource({ dir, ...(baseUrl === undefined ? {} : { baseUrl }) });
+    t.after(() => source.close());
+    assert.deepEqual([source.names, source.skipped], [['sitemap.xml', 'en/s1.xml'], []], baseUrl);
+    const answer = await createSitemapHandler({ source, baseUrl: BASE }).answer('GET', '/%65n/s%31.xml', () => undefined);
+    assert.equal(answer.status, 200, baseUrl);
+  }
+});
+
 test('a child in a subfolder is served at the path its loc has (Hugo: /en/sitemap.xml beside /sitemap.xml); a subfolder that is a symlink is never followed', async (t) => {
   const dir = tempDir();
   const urlset = (tag: string): string => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE}${tag}</loc></url></urlset>`;
