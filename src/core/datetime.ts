@@ -6,7 +6,7 @@
 // integer arithmetic (no Date), and text already in the emitted form is returned as is.
 
 import type { DateInput } from './model.js';
-import { InvalidValueError, quoteValue, shortened } from './errors.js';
+import { InvalidValueError, quoteValue, shortened, valueText } from './errors.js';
 import { trimAsciiWhitespace } from './ascii-whitespace.js';
 
 export interface SitemapDate {
@@ -277,21 +277,6 @@ function formatEpoch(t: number): string {
   );
 }
 
-/** A value of an unexpected type, for an error message: `true`, `null`, `{"a":1}` (at most 120 characters). */
-function show(value: unknown): string {
-  let text: string;
-  if (typeof value === 'bigint') text = `${value}n`;
-  else if (typeof value !== 'object' || value === null) text = String(value);
-  else {
-    try {
-      text = JSON.stringify(value) ?? Object.prototype.toString.call(value);
-    } catch {
-      text = Object.prototype.toString.call(value);
-    }
-  }
-  return shortened(text, 120);
-}
-
 function fail(field: string, input: unknown, shown: string, what: string, reason: string, expected = EXPECTED): never {
   throw new InvalidValueError(`${field}/invalid`, field, input, `${field} ${shown} ${what}: ${reason}; ${expected}`);
 }
@@ -321,7 +306,7 @@ function convert(input: DateInput, field: string): string {
       fail(field, input, new Date(t).toISOString(), 'is out of range', 'the year must be 0001–9999', EXPECTED_INPUT);
     }
   } else {
-    fail(field, input, show(input), 'is not a date', `got ${input === null ? 'null' : typeof input}`, EXPECTED_INPUT);
+    fail(field, input, shortened(valueText(input), 120), 'is not a date', `got ${input === null ? 'null' : typeof input}`, EXPECTED_INPUT);
   }
   pEpochMs = t;
   return formatEpoch(t);
