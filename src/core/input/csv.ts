@@ -179,31 +179,13 @@ export class CsvParser {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    switch (this.state) {
-      case State.FieldStart:
-        if (this.fields.length > 0) {
-          this.fields.push('');
-          this.emit();
-        }
-        break;
-      case State.Unquoted:
-        if (this.fields.length > 0 || this.field.length > 0) {
-          this.fields.push(this.field);
-          this.emit();
-        }
-        break;
-      case State.Quoted:
-        this.handlers.onError('unterminated quoted field at the end of the input', this.recordLine);
-        this.nextRecord();
-        break;
-      case State.QuoteInQuoted:
-      case State.AfterClose:
-        this.fields.push(this.field);
-        this.emit();
-        break;
-      case State.AfterRecordCr:
-      case State.Skip:
-        break;
+    const state = this.state;
+    if (state === State.Quoted) {
+      this.handlers.onError('unterminated quoted field at the end of the input', this.recordLine);
+    } else if (state === State.QuoteInQuoted || state === State.AfterClose || ((state === State.FieldStart || state === State.Unquoted) && (this.fields.length > 0 || this.field.length > 0))) {
+      // The last record without its line end (a field being read, or one ended by a separator).
+      this.fields.push(this.field);
+      this.emit();
     }
   }
 
