@@ -6,7 +6,7 @@
 // integer arithmetic (no Date), and text already in the emitted form is returned as is.
 
 import type { DateInput } from './model.js';
-import { InvalidValueError, quoteValue, shortened } from './errors.js';
+import { InvalidValueError, quoteValue, shortened, valueText } from './errors.js';
 import { trimAsciiWhitespace } from './ascii-whitespace.js';
 
 export interface SitemapDate {
@@ -36,28 +36,16 @@ export function surelyPastBefore(now: number): string {
   return new Date(now - 2 * FUTURE_LEEWAY_MS).toISOString().slice(0, 10);
 }
 
-/** A W3C Datetime string taken apart. Month and day are 1-based; fields not written are 1 (month, day) or 0 (time). */
+/** What a W3C Datetime string says, as its readers ask it. */
 export interface ParsedW3cDatetime {
   /** How much was written: `year` (YYYY), `month` (YYYY-MM), `day` (YYYY-MM-DD), `minute` (…Thh:mm), `second` (…Thh:mm:ss[.s]). */
   precision: 'year' | 'month' | 'day' | 'minute' | 'second';
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  /** The fraction-of-second digits as written, without the dot; `''` when none. */
-  fraction: string;
-  /** Offset from UTC in minutes, east positive; `undefined` for a date without a time. */
-  offsetMinutes: number | undefined;
   /** The form sitemap.xsd accepts, as `toSitemapDate` emits it. */
   text: string;
   /** The instant in epoch milliseconds (fraction truncated to milliseconds; a date alone: midnight UTC). */
   epochMs: number;
   /** Written exactly in one of the W3C note's forms (no lowercase `t`/`z`, space, `+hhmm` or `+hh`). */
   w3c: boolean;
-  /** Accepted by sitemap.xsd as written (surrounding whitespace aside): the input already equals `text`. */
-  schemaValid: boolean;
 }
 
 const EXPECTED = 'expected YYYY-MM-DD or YYYY-MM-DDThh:mm:ss±hh:mm';
@@ -76,19 +64,9 @@ const END_EPOCH_MS = 253_402_300_800_000;
 
 // Scratch results of the last parse in module variables: the hot path allocates only the output text.
 let pPrecision: ParsedW3cDatetime['precision'] = 'day';
-let pYear = 0;
-let pMonth = 0;
-let pDay = 0;
-let pHour = 0;
-let pMinute = 0;
-let pSecond = 0;
-let pFracStart = 0;
-let pFracEnd = 0;
-let pOffset: number | undefined;
 let pText = '';
 let pEpochMs = 0;
 let pW3c = true;
-let pInput = '';
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
 export function daysFromCivil(year: number, month: number, day: number): number {
@@ -112,7 +90,7 @@ function d2(s: string, i: number): number {
 }
 
 /**
- * Parses `raw` into the scratch variables: undefined, or why it is not a W3C Datetime. Long: one pass over
+ * Parses `raw` into the scratch results: undefined, or why it is not a W3C Datetime. Long: one pass over
  * the grammar, each part checked where it is read.
  */
 function parseInto(raw: string, unicodeTrim = false): string | undefined {
@@ -125,40 +103,34 @@ function parseInto(raw: string, unicodeTrim = false): string | undefined {
   if (!SHAPE.test(s)) {
     return s.length === 0 ? 'the value is empty' : 'it does not match the W3C Datetime grammar';
   }
-  pInput = s;
   const len = s.length;
-  pYear = (s.charCodeAt(0) - 48) * 1000 + (s.charCodeAt(1) - 48) * 100 + d2(s, 2);
-  if (pYear === 0) return 'year 0000 is out of range (0001–9999)';
-  pHour = pMinute = pSecond = 0;
-  pFracStart = pFracEnd = 0;
-  pOffset = undefined;
+  const year = (s.charCodeAt(0) - 48) * 1000 + (s.charCodeAt(1) - 48) * 100 + d2(s, 2);
+  if (year === 0) return 'year 0000 is out of range (0001–9999)';
   pW3c = true;
   if (len === 4) {
     pPrecision = 'year';
-    pMonth = pDay = 1;
     // A year alone stands for its first day: sitemap.xsd has no year-only form.
     pText = `${s}-01-01`;
-    pEpochMs = daysFromCivil(pYear, 1, 1) * MS_PER_DAY;
+    pEpochMs = daysFromCivil(year, 1, 1) * MS_PER_DAY;
     return undefined;
   }
-  pMonth = d2(s, 5);
-  if (pMonth < 1 || pMonth > 12) return `month ${s.slice(5, 7)} is out of range (01–12)`;
+  const month = d2(s, 5);
+  if (month < 1 || month > 12) return `month ${s.slice(5, 7)} is out of range (01–12)`;
   if (len === 7) {
     pPrecision = 'month';
-    pDay = 1;
     // A month alone stands for its first day: sitemap.xsd has no year-month form.
     pText = `${s}-01`;
-    pEpochMs = daysFromCivil(pYear, pMonth, 1) * MS_PER_DAY;
+    pEpochMs = daysFromCivil(year, month, 1) * MS_PER_DAY;
     return undefined;
   }
-  pDay = d2(s, 8);
-  const dim = daysInMonth(pYear, pMonth);
-  if (pDay < 1 || pDay > dim) {
-    return pDay === 29 && pMonth === 2
+  const day = d2(s, 8);
+  const dim = daysInMonth(year, month);
+  if (day < 1 || day > dim) {
+    return day === 29 && month === 2
       ? `day 29 is out of range: ${s.slice(0, 4)} is not a leap year`
       : `day ${s.slice(8, 10)} is out of range (01–${dim} for month ${s.slice(5, 7)})`;
   }
-  const days = daysFromCivil(pYear, pMonth, pDay);
+  const days = daysFromCivil(year, month, day);
   if (len === 10) {
     pPrecision = 'day';
     pText = s;
@@ -168,33 +140,38 @@ function parseInto(raw: string, unicodeTrim = false): string | undefined {
   // A time. Separator at 10, hh at 11, mm at 14.
   const sep = s.charCodeAt(10);
   if (sep !== 84 /* T */) pW3c = false;
-  pHour = d2(s, 11);
-  if (pHour > 23) return `hour ${s.slice(11, 13)} is out of range (00–23)`;
-  pMinute = d2(s, 14);
-  if (pMinute > 59) return `minute ${s.slice(14, 16)} is out of range (00–59)`;
+  const hour = d2(s, 11);
+  if (hour > 23) return `hour ${s.slice(11, 13)} is out of range (00–23)`;
+  const minute = d2(s, 14);
+  if (minute > 59) return `minute ${s.slice(14, 16)} is out of range (00–59)`;
+  let second = 0;
+  let ms = 0;
   let i = 16;
   let c = s.charCodeAt(i);
   if (c === 58 /* : */) {
     pPrecision = 'second';
-    pSecond = d2(s, 17);
-    if (pSecond > 59) return `second ${s.slice(17, 19)} is out of range (00–59)`;
+    second = d2(s, 17);
+    if (second > 59) return `second ${s.slice(17, 19)} is out of range (00–59)`;
     i = 19;
     c = s.charCodeAt(i);
     if (c === 46 /* . */) {
-      pFracStart = ++i;
+      const from = ++i;
       c = s.charCodeAt(i);
       while (c >= 48 && c <= 57) c = s.charCodeAt(++i);
-      pFracEnd = i;
+      // Milliseconds from the first three digits; further digits are truncated (kept in the text).
+      ms = (s.charCodeAt(from) - 48) * 100;
+      if (i - from > 1) ms += (s.charCodeAt(from + 1) - 48) * 10;
+      if (i - from > 2) ms += s.charCodeAt(from + 2) - 48;
     }
   } else {
     pPrecision = 'minute';
   }
   // Time zone designator from i to the end; tz stays undefined when it is written as it is emitted.
   let tz: string | undefined;
+  let offset = 0;
   if (i === len) {
     return 'a time needs a time zone; add "Z" (UTC) or an offset such as "+02:00"';
   } else if (c === 90 /* Z */ || c === 122 /* z */) {
-    pOffset = 0;
     if (c === 122) {
       pW3c = false;
       tz = 'Z';
@@ -208,21 +185,13 @@ function parseInto(raw: string, unicodeTrim = false): string | undefined {
     if (om > 59) return `the offset's minutes ${P2[om] ?? om} are out of range (00–59)`;
     const total = oh * 60 + om;
     if (total > 840) return `offset ${s.slice(i)} is out of range (-14:00 to +14:00)`;
-    pOffset = c === 45 /* - */ ? -total : total;
+    offset = c === 45 /* - */ ? -total : total;
     if (rest !== 6) {
       pW3c = false;
       tz = `${c === 45 ? '-' : '+'}${P2[oh]}:${P2[om]}`;
     }
   }
-  let ms = 0;
-  if (pFracEnd > pFracStart) {
-    // Milliseconds from the first three digits; further digits are truncated (kept in the text).
-    const n = pFracEnd - pFracStart;
-    ms = (s.charCodeAt(pFracStart) - 48) * 100;
-    if (n > 1) ms += (s.charCodeAt(pFracStart + 1) - 48) * 10;
-    if (n > 2) ms += s.charCodeAt(pFracStart + 2) - 48;
-  }
-  pEpochMs = days * MS_PER_DAY + pHour * 3_600_000 + pMinute * 60_000 + pSecond * 1000 + ms - pOffset * 60_000;
+  pEpochMs = days * MS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000 + ms - offset * 60_000;
   if (pPrecision === 'minute') {
     // sitemap.xsd's xsd:dateTime needs seconds: hh:mm becomes hh:mm:00.
     pText = `${s.slice(0, 10)}T${s.slice(11, 16)}:00${tz ?? s.slice(i)}`;
@@ -277,21 +246,6 @@ function formatEpoch(t: number): string {
   );
 }
 
-/** A value of an unexpected type, for an error message: `true`, `null`, `{"a":1}` (at most 120 characters). */
-function show(value: unknown): string {
-  let text: string;
-  if (typeof value === 'bigint') text = `${value}n`;
-  else if (typeof value !== 'object' || value === null) text = String(value);
-  else {
-    try {
-      text = JSON.stringify(value) ?? Object.prototype.toString.call(value);
-    } catch {
-      text = Object.prototype.toString.call(value);
-    }
-  }
-  return shortened(text, 120);
-}
-
 function fail(field: string, input: unknown, shown: string, what: string, reason: string, expected = EXPECTED): never {
   throw new InvalidValueError(`${field}/invalid`, field, input, `${field} ${shown} ${what}: ${reason}; ${expected}`);
 }
@@ -321,7 +275,7 @@ function convert(input: DateInput, field: string): string {
       fail(field, input, new Date(t).toISOString(), 'is out of range', 'the year must be 0001–9999', EXPECTED_INPUT);
     }
   } else {
-    fail(field, input, show(input), 'is not a date', `got ${input === null ? 'null' : typeof input}`, EXPECTED_INPUT);
+    fail(field, input, shortened(valueText(input), 120), 'is not a date', `got ${input === null ? 'null' : typeof input}`, EXPECTED_INPUT);
   }
   pEpochMs = t;
   return formatEpoch(t);
@@ -345,24 +299,10 @@ export function formatSitemapDate(input: DateInput, field = 'lastmod'): string {
   return convert(input, field);
 }
 
-/** A W3C Datetime string (a form `toSitemapDate` accepts) taken apart; undefined (never a throw) for anything else. */
+/** A W3C Datetime string (a form `toSitemapDate` accepts) read; undefined (never a throw) for anything else. */
 export function parseW3cDatetime(text: string): ParsedW3cDatetime | undefined {
   if (typeof text !== 'string' || parseInto(text) !== undefined) return undefined;
-  return {
-    precision: pPrecision,
-    year: pYear,
-    month: pMonth,
-    day: pDay,
-    hour: pHour,
-    minute: pMinute,
-    second: pSecond,
-    fraction: pFracEnd > pFracStart ? pInput.slice(pFracStart, pFracEnd) : '',
-    offsetMinutes: pOffset,
-    text: pText,
-    epochMs: pEpochMs,
-    w3c: pW3c,
-    schemaValid: pText === pInput,
-  };
+  return { precision: pPrecision, text: pText, epochMs: pEpochMs, w3c: pW3c };
 }
 
 /** The newest of the items' lastmods, compared as instants; a lastmod that is no W3C Datetime is passed over. */

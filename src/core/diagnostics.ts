@@ -109,11 +109,6 @@ export class DiagnosticCollector {
     return this.errors + this.warnings + this.infos;
   }
 
-  /** How many of `code` were added. */
-  count(code: string): number {
-    return this.byCode.get(code)?.[0] ?? 0;
-  }
-
   /** The codes some of whose diagnostics were not kept → how many were not, most first. */
   droppedByCode(): Array<[string, number]> {
     const out: Array<[string, number]> = [];

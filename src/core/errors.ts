@@ -75,13 +75,15 @@ export function show(s: string, max = 80): string {
 
 /** Quote a value for an error message, shortened so a 10 kB value does not flood the terminal. */
 export function quoteValue(value: unknown): string {
-  if (typeof value === 'string') return show(value, 120);
-  let text: string;
+  return show(typeof value === 'string' ? value : valueText(value), 120);
+}
+
+/** A value that is not a string as a message writes it: `12n`, `true`, `{"a":1}`, unquoted and whole. */
+export function valueText(value: unknown): string {
   try {
-    text = typeof value === 'bigint' ? `${value}n` : typeof value === 'number' || value instanceof Date ? String(value) : (JSON.stringify(value) ?? String(value));
+    return typeof value === 'bigint' ? `${value}n` : typeof value === 'number' || value instanceof Date ? String(value) : (JSON.stringify(value) ?? String(value));
   } catch {
     // A cycle, or a toJSON that throws: the message of a refused value must not throw itself.
-    text = Object.prototype.toString.call(value);
+    return Object.prototype.toString.call(value);
   }
-  return show(text, 120);
 }

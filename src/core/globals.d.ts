@@ -6,16 +6,12 @@ declare class URL {
   static canParse(input: string, base?: string): boolean;
   href: string;
   protocol: string;
-  username: string;
-  password: string;
   host: string;
   hostname: string;
-  port: string;
   pathname: string;
   search: string;
   hash: string;
   origin: string;
-  toString(): string;
 }
 
 declare class TextEncoder {
@@ -33,7 +29,6 @@ declare function btoa(data: string): string;
 
 // The fetch types the serve handler (core/serve) takes and returns: Request → Response. Only what it uses.
 declare class Headers {
-  constructor(init?: [string, string][]);
   get(name: string): string | null;
 }
 
@@ -62,7 +57,7 @@ declare class ReadableStream<R> {
 }
 
 declare class WritableStream<W> {
-  getWriter(): { readonly ready: Promise<void>; write(chunk: W): Promise<void>; close(): Promise<void>; abort(reason?: unknown): Promise<void> };
+  getWriter(): { write(chunk: W): Promise<void>; close(): Promise<void>; abort(reason?: unknown): Promise<void> };
 }
 
 declare class DecompressionStream {

@@ -243,9 +243,7 @@ function newOrigin(key: string, scheme: string, authority: string, field: string
 }
 
 function normalize(input: string, field: string, base: string | undefined, maxLength: number, allowFast: boolean): string {
-  if (typeof input !== 'string') {
-    throw new InvalidValueError('loc/invalid', field, input, `${quoteValue(input)} is not a valid URL: it is not a string`);
-  }
+  if (typeof input !== 'string') throw invalid(field, input, 'it is not a string');
   // The base is checked even when the input is absolute, so a bad --base-url fails on the first entry.
   if (base !== undefined) normalizeBase(base);
   let s = input;
@@ -330,10 +328,7 @@ const NORMALISED_RE = /^(https?):\/\/(\[[^\]/?#]*\]|[^:/?#]*)(?::(\d*))?(\/[^?#]
  */
 export function scopeOf(baseUrl: string): UrlScope {
   const href = normalizeBase(baseUrl);
-  const m = NORMALISED_RE.exec(href);
-  if (m === null) {
-    throw new InvalidValueError('base-url/invalid', '--base-url', baseUrl, `--base-url ${quoteValue(baseUrl)} is not a valid http(s) URL`);
-  }
+  const m = NORMALISED_RE.exec(href) as RegExpExecArray; // a normalised http(s) URL always matches
   const path = m[4] ?? '/';
   const scheme = m[1] as string;
   const host = m[2] as string;

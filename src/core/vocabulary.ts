@@ -115,8 +115,8 @@ const el = (ns: string, name: string, type: TypeDecl, fill: Fill = {}): ElementD
 const one = (element: ElementDecl): Particle => ({ element, min: 1, max: 1 });
 const optional = (element: ElementDecl, max = 1): Particle => ({ element, min: 0, max });
 const OTHER: Particle = { other: true, min: 0, max: UNBOUNDED };
-const attr = (check: SimpleTypeCheck, required = false, prop?: string, as: ModelValue = 'string'): AttributeDecl =>
-  (prop === undefined ? { required, check } : { required, check, prop, as });
+const attr = (check: SimpleTypeCheck, required = false, prop?: string): AttributeDecl =>
+  (prop === undefined ? { required, check } : { required, check, prop, as: 'string' });
 const enumerated = (values: readonly string[], required: boolean, prop: string): AttributeDecl => ({ ...attr(oneOf(values), required, prop), values });
 const enumeration = (values: readonly string[], what = `one of ${values.join(', ')}`): TypeDecl => ({ ...simple(oneOf(values), what), values });
 const text = (prop: string, as: ModelValue = 'string'): Fill => ({ prop, as });

@@ -3,7 +3,7 @@
 // section's files, or the top level's, and a hash bucket when a group outgrows one file), so a few
 // pages added or removed rewrite only the children that hold them.
 
-import { SitemapError } from '../errors.js';
+import { SitemapError, plural } from '../errors.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 
 /** The section of a page: its first path segment when it sits in a directory, '' at the top level. */
@@ -91,8 +91,8 @@ export function bucketCount(urls: readonly string[], sizes: readonly number[], s
   while (!fits(urls, sizes, news, sizing, buckets)) {
     if (inOrder && buckets >= urls.length) return 0;
     if (buckets >= 1 << 20) {
-      const limits = `${sizing.maxUrls} URL(s) and ${sizing.maxBytes} bytes a file`;
-      throw new SitemapError('ERR_SITEMAP_OPTION', `the ${urls.length} URLs of the section of ${urls[0]} cannot be split by their hash into files within ${limits}: raise the limits`);
+      const limits = `${plural(sizing.maxUrls, 'URL')} and ${plural(sizing.maxBytes, 'byte')} a file`;
+      throw new SitemapError('ERR_SITEMAP_OPTION', `the ${plural(urls.length, 'URL')} of the section of ${urls[0]} cannot be split by their hash into files within ${limits}: raise the limits`);
     }
     buckets *= 2;
   }

@@ -115,23 +115,8 @@ export class CsvParser {
             i = n;
             break;
           }
-          const c = text.charCodeAt(j);
           i = j + 1;
-          if (c === this.separator.charCodeAt(0)) {
-            this.held += this.field.length + 1;
-            this.fields.push(this.field);
-            this.field = '';
-            this.state = State.FieldStart;
-          } else if (c === LF || c === CR) {
-            if (this.fields.length === 0 && this.field.length === 0) this.nextRecord(); // blank line
-            else {
-              this.fields.push(this.field);
-              this.emit();
-            }
-            this.endLine(c);
-          } else {
-            this.fail('stray quote in an unquoted field (quote the whole field and double the quote)', this.line);
-          }
+          this.afterField(text.charCodeAt(j), 'stray quote in an unquoted field (quote the whole field and double the quote)');
           break;
         }
         case State.Quoted: {
@@ -162,24 +147,9 @@ export class CsvParser {
             this.state = State.AfterClose;
           }
           break;
-        case State.AfterClose: {
-          const c = text.charCodeAt(i);
-          if (c === this.separator.charCodeAt(0)) {
-            this.held += this.field.length + 1;
-            this.fields.push(this.field);
-            this.field = '';
-            this.state = State.FieldStart;
-            i++;
-          } else if (c === LF || c === CR) {
-            this.fields.push(this.field);
-            this.emit();
-            this.endLine(c);
-            i++;
-          } else {
-            this.fail('unexpected character after a closing quote (expected a comma or the end of the line)', this.line);
-          }
+        case State.AfterClose:
+          this.afterField(text.charCodeAt(i++), 'unexpected character after a closing quote (expected a comma or the end of the line)');
           break;
-        }
         case State.AfterRecordCr:
           if (text.charCodeAt(i) === LF) i++;
           this.state = State.FieldStart;
@@ -209,31 +179,33 @@ export class CsvParser {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    switch (this.state) {
-      case State.FieldStart:
-        if (this.fields.length > 0) {
-          this.fields.push('');
-          this.emit();
-        }
-        break;
-      case State.Unquoted:
-        if (this.fields.length > 0 || this.field.length > 0) {
-          this.fields.push(this.field);
-          this.emit();
-        }
-        break;
-      case State.Quoted:
-        this.handlers.onError('unterminated quoted field at the end of the input', this.recordLine);
-        this.nextRecord();
-        break;
-      case State.QuoteInQuoted:
-      case State.AfterClose:
+    const state = this.state;
+    if (state === State.Quoted) {
+      this.handlers.onError('unterminated quoted field at the end of the input', this.recordLine);
+    } else if (state === State.QuoteInQuoted || state === State.AfterClose || ((state === State.FieldStart || state === State.Unquoted) && (this.fields.length > 0 || this.field.length > 0))) {
+      // The last record without its line end (a field being read, or one ended by a separator).
+      this.fields.push(this.field);
+      this.emit();
+    }
+  }
+
+  /** The character `c` after a field, unquoted or closed: a separator, a line end, or else `problem`. */
+  private afterField(c: number, problem: string): void {
+    if (c === this.separator.charCodeAt(0)) {
+      this.held += this.field.length + 1;
+      this.fields.push(this.field);
+      this.field = '';
+      this.state = State.FieldStart;
+    } else if (c === LF || c === CR) {
+      // A blank line (no field, not even a quoted empty one) is no record.
+      if (this.state === State.Unquoted && this.fields.length === 0 && this.field.length === 0) this.nextRecord();
+      else {
         this.fields.push(this.field);
         this.emit();
-        break;
-      case State.AfterRecordCr:
-      case State.Skip:
-        break;
+      }
+      this.endLine(c);
+    } else {
+      this.fail(problem, this.line);
     }
   }
 

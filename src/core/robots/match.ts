@@ -37,11 +37,6 @@ export function robotsMatcher(robots: RobotsTxt, userAgent: string): (url: strin
   };
 }
 
-/** Whether a path pattern matches the start of `pathAndQuery`, both normalised (priority not considered). */
-export function robotsPatternMatches(pattern: string, pathAndQuery: string): boolean {
-  return matchesCompiled(compilePattern(pattern), normalizeRobotsPath(pathAndQuery, false));
-}
-
 interface CompiledRule {
   allow: boolean;
   /** Octets of the normalised pattern (RFC 9309 §2.2.2 "most octets"): the rule's priority. */

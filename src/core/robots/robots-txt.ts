@@ -30,7 +30,7 @@ export interface RobotsGroup {
 
 /** A `Sitemap:` line that resolved to an http(s) URL. */
 export interface RobotsSitemapLine {
-  /** Absolute http(s) URL, resolved against the robots.txt URL, fragment dropped (WHATWG `href`). */
+  /** Absolute http(s) URL, resolved against the robots.txt URL (WHATWG `href`); no fragment: a `#` starts a comment. */
   url: string;
   /** 1-based line number. */
   line: number;
@@ -227,7 +227,6 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return report('robots/sitemap-scheme', `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`);
     }
-    url.hash = '';
     const href = url.href;
     const firstLine = sitemapLineByUrl.get(href);
     if (firstLine !== undefined) return report('robots/sitemap-duplicate', `duplicate Sitemap URL ${href}, first on line ${firstLine}; ignored`);

@@ -18,7 +18,7 @@ export function isDroppedDeclaration(name: string, value: string): boolean {
   return prefix === 'xml' || prefix === 'xmlns' || (value === '' && XSD_DERIVED_CHECKS.NCName?.(prefix) === undefined);
 }
 
-/** A resolved name. `uri` is '' for no namespace, and also for an undeclared prefix (check with `isDeclared`). */
+/** A resolved name. `uri` is '' for no namespace, and also for an undeclared prefix (check with `lookup`). */
 export interface ResolvedName {
   readonly uri: string;
   readonly local: string;
@@ -72,7 +72,7 @@ export class NamespaceScope {
 
   /**
    * Unprefixed element names take the default namespace, attribute names none. An undeclared prefix gives
-   * `uri: ''` (see `isDeclared`); `:a` and `a:` are unprefixed names.
+   * `uri: ''` (see `lookup`); `:a` and `a:` are unprefixed names.
    */
   resolve(qname: string, isAttribute = false): ResolvedName {
     if (!isAttribute) {
@@ -100,11 +100,6 @@ export class NamespaceScope {
     if (prefix === 'xml') return XML_NAMESPACE;
     if (prefix === 'xmlns') return XMLNS_NAMESPACE;
     return this.bindings.get(prefix);
-  }
-
-  /** Whether a prefix is in scope (the empty prefix always is). */
-  isDeclared(prefix: string): boolean {
-    return prefix === '' || this.lookup(prefix) !== undefined;
   }
 
   private bind(prefix: string, uri: string): void {

@@ -105,8 +105,10 @@ describe('sections and buckets', () => {
     assert.throws(
       () => bucketCount(urls(2000), new Array(2000).fill(50), { ...sizing, maxUrls: 1 }),
       (error: Error & { code?: string }) =>
-        error.code === 'ERR_SITEMAP_OPTION' && /^the 2000 URLs of the section of https:\/\/example\.com\/s\/0 cannot be split by their hash into files within 1 URL\(s\) and 1000000 bytes a file: raise the limits$/.test(error.message),
+        error.code === 'ERR_SITEMAP_OPTION' && /^the 2,000 URLs of the section of https:\/\/example\.com\/s\/0 cannot be split by their hash into files within 1 URL and 1,000,000 bytes a file: raise the limits$/.test(error.message),
     );
+    // A limit of more than one is said in the plural.
+    assert.throws(() => bucketCount(urls(3), new Array(3).fill(2_000_000), { ...sizing, maxUrls: 2 }), /the 3 URLs .* within 2 URLs and 1,000,000 bytes a file/);
   });
 
   it('keeps the previous split while it fits, merges only far below capacity (no flapping)', () => {

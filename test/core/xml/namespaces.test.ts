@@ -65,8 +65,6 @@ describe('NamespaceScope', () => {
     const scope = new NamespaceScope();
     scope.push([]);
     assert.deepEqual(scope.resolve('video:title'), { uri: '', local: 'title', prefix: 'video' });
-    assert.equal(scope.isDeclared('video'), false);
-    assert.equal(scope.isDeclared(''), true);
     assert.equal(scope.lookup('video'), undefined);
   });
 
@@ -86,7 +84,7 @@ describe('NamespaceScope', () => {
     assert.equal(scope.resolve('a').uri, SM);
     assert.equal(scope.resolve('p:a').uri, 'urn:one');
     assert.equal(scope.resolve('q:a').uri, '');
-    assert.equal(scope.isDeclared('q'), false);
+    assert.equal(scope.lookup('q'), undefined);
     scope.pop();
     assert.equal(scope.resolve('a').uri, '');
     assert.equal(scope.depth, 0);
@@ -97,11 +95,11 @@ describe('NamespaceScope', () => {
   it('ignores an empty prefix binding (xmlns:p="", an error in XML 1.0) as libxml2 does, and takes odd names as unprefixed', () => {
     const scope = new NamespaceScope();
     scope.push(attrs(['xmlns:q', '']));
-    assert.equal(scope.isDeclared('q'), false);
+    assert.equal(scope.lookup('q'), undefined);
     scope.push(attrs(['xmlns:p', 'urn:p']));
     scope.push(attrs(['xmlns:p', '']));
     assert.equal(scope.resolve('p:a').uri, 'urn:p');
-    assert.equal(scope.isDeclared('p'), true);
+    assert.equal(scope.lookup('p'), 'urn:p');
     assert.deepEqual(scope.resolve(':a'), { uri: '', local: ':a', prefix: '' });
     assert.deepEqual(scope.resolve('a:'), { uri: '', local: 'a:', prefix: '' });
     assert.deepEqual(scope.resolve('p:a:b'), { uri: 'urn:p', local: 'a:b', prefix: 'p' });
