@@ -196,18 +196,30 @@ test('a set written under the legacy limits records them in its manifests, so ap
   await assert.rejects(writeIndexFromManifests({ manifests: [manifest, join(out, 'sitemap-shard-1-of-2.json')], outDir: out }), { code: 'ERR_SITEMAP_STATE', message: /the manifests are of different sets/ });
 });
 
-test("a sharded set leaves alone the sets of longer names in its folder (sitemap-news, plain or sharded): their children's names matched its own children's pattern, and it removed them", async () => {
+test("a sharded set leaves alone plain sets of longer names in its folder (sitemap-news): their children's names matched its own children's pattern, and it removed them", async () => {
   const out = tempDir();
   const list = [{ loc: `${BASE}a/1` }, { loc: `${BASE}b/1` }];
   // A plain set of its own name is replaced.
   await writeSitemaps(list, { outDir: out, baseUrl: BASE, maxUrls: 1 });
   await writeSitemaps(list, { outDir: out, baseUrl: BASE, name: 'sitemap-news', maxUrls: 1 });
-  await writeShardedSet(list, { outDir: out, baseUrl: BASE, name: 'sitemap-blog', shards: 2 });
   const before = readdirSync(out).sort();
   await writeShardedSet(list, { outDir: out, baseUrl: BASE, shards: 2 });
   const gone = before.filter((file) => !readdirSync(out).includes(file));
   assert.deepEqual(gone, before.filter((file) => /^sitemap-0000[12]\./.test(file)));
   assert.equal(gone.length, 2);
+});
+
+test('two sharded sets whose names are one and one plus "-…" (sitemap, sitemap-news) are refused in one folder, either first: section news-x of one and x of the other are both sitemap-news-x, and publishing sitemap-news removed the children of sitemap', async () => {
+  for (const [first, second] of [['sitemap', 'sitemap-news'], ['sitemap-news', 'sitemap']] as const) {
+    const out = tempDir();
+    await writeShardedSet([{ loc: `${BASE}news-x/a` }, { loc: `${BASE}x/b` }], { outDir: out, baseUrl: BASE, name: first, shards: 2 });
+    const before = files(out);
+    await assert.rejects(writeShardedSet([{ loc: `${BASE}x/c` }, { loc: `${BASE}news-x/d` }], { outDir: out, baseUrl: BASE, name: second, shards: 2 }), {
+      code: 'ERR_SITEMAP_STATE',
+      message: new RegExp(`^the set "${second}" cannot be published in ${out} beside the sharded set "${first}": `),
+    });
+    assert.deepEqual(files(out), before, `${first} stays as it was, nothing of ${second} written`);
+  }
 });
 
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {

@@ -452,6 +452,7 @@ export interface PublishOptions {
  */
 export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const { outDir, name } = settings;
+  await checkNamesApart(outDir, name);
   const beforeWrite = options.beforeWrite;
   const sorted = sortByName(files);
   if (sorted.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', 'no URLs to write: the set is empty');
@@ -507,6 +508,21 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   return { indexFiles, removed };
 }
 
+/**
+ * Refuses the set `name` beside a sharded set named `name-…`, or whose name `name` extends: section
+ * `news-x` of `sitemap` and `x` of `sitemap-news` are both `sitemap-news-x`, so neither could tell its
+ * old children (to remove them) from the other's.
+ */
+export async function checkNamesApart(outDir: string, name: string): Promise<void> {
+  for (const file of await readdir(outDir)) {
+    const other = /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1];
+    if (other === undefined || !(other.startsWith(`${name}-`) || name.startsWith(`${other}-`))) continue;
+    const [short, long] = other.length < name.length ? [other, name] : [name, other];
+    const section = long.slice(short.length + 1);
+    throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the sharded set "${other}": their children's names overlap (section ${section}-x of "${short}" and x of "${long}" are both ${long}-x); give one of them another name or folder`);
+  }
+}
+
 /** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
 export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   // Holding the set's lock; a queued run's index job stages in its run's folder, whose run holds it.
@@ -524,10 +540,9 @@ async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettin
   const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const others = new RegExp(`^(?:${literal(name)}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${literal(link)}(?:\\.[0-9a-f]{8})?)$`);
   const listing = (await readdir(outDir)).sort();
-  // Children of this name, sharded or plain (an earlier generate's), not of another set: `NAME-news-00001` (plain), or of a sharded `NAME-news` (known by its manifests).
-  const longer = listing.map((file) => /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1]).filter((set) => set?.startsWith(`${name}-`) === true);
+  // Children of this name, sharded or plain (an earlier generate's), not of another set: `NAME-news-00001` is a plain `NAME-news`'s (a sharded one is refused: checkNamesApart).
   const plain = numberedSetPattern(name);
-  const child = (file: string): boolean => plain.test(file) || (childStemOf(file)?.startsWith(`${name}-`) === true && !longer.some((set) => file.startsWith(`${set}-`)));
+  const child = (file: string): boolean => plain.test(file) || childStemOf(file)?.startsWith(`${name}-`) === true;
   const removed: string[] = [];
   for (const file of listing) {
     if (keep.has(file) || !(child(file) || others.test(file))) continue;
