@@ -247,6 +247,23 @@ test('index refuses a set that is not whole: a shard missing, a child missing', 
   assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), before);
 });
 
+test("index refuses a manifest edited against its place: a shard number not its file name's, a child of another shard's bucket (listed twice, or under the wrong shard)", async () => {
+  const out = tempDir();
+  await writeShardedSet(catalogue({ a: 20, b: 20, c: 20 }), { outDir: out, baseUrl: BASE, shards: 2 });
+  const paths = [0, 1].map((shard) => join(out, `sitemap-shard-${shard}-of-2.json`));
+  const [zero, one] = paths.map((path) => readFileSync(path, 'utf8')) as [string, string];
+  // The shard numbers swapped: each shard still there once, as the set's check saw it.
+  writeFileSync(paths[0] as string, zero.replace('"shard": 0,', '"shard": 1,'));
+  writeFileSync(paths[1] as string, one.replace('"shard": 1,', '"shard": 0,'));
+  await assert.rejects(writeIndexFromManifests({ manifests: paths, outDir: out }), { code: 'ERR_SITEMAP_STATE', message: new RegExp(`^${out}/sitemap-shard-(?:0-of-2\\.json holds shard 1 of 2 of the set "sitemap", whose manifest is sitemap-shard-1|1-of-2\\.json holds shard 0 of 2 of the set "sitemap", whose manifest is sitemap-shard-0)-of-2\\.json: a manifest edited or renamed is not trusted; write its shard again$`) });
+  // A child of shard 0 listed by shard 1 too: the index named it twice.
+  const moved = JSON.parse(one);
+  moved.files.push(JSON.parse(zero).files[0]);
+  writeFileSync(paths[0] as string, zero);
+  writeFileSync(paths[1] as string, JSON.stringify(moved));
+  await assert.rejects(writeIndexFromManifests({ manifests: paths, outDir: out }), { code: 'ERR_SITEMAP_STATE', message: new RegExp(`lists "${JSON.parse(zero).files[0].name.replace(/\./g, '\\.')}", which is not a child file of the set "sitemap" in shard 1`) });
+});
+
 test('apply rewrites only the children of the changed URLs, and the set equals a fresh generate of the new list', async () => {
   const dir = tempDir();
   const entries = catalogue({ products: 200, blog: 60, help: 9 });

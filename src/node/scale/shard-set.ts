@@ -3,7 +3,7 @@
 // and old children are removed only after it: a run killed at any moment leaves the previous set whole.
 
 import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { newestLastmod } from '../../core/datetime.js';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
@@ -11,7 +11,7 @@ import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
 import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { contentToken, numberedSetPattern, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
+import { contentToken, numberedSetPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
@@ -405,10 +405,11 @@ export async function readManifest(path: string): Promise<ShardManifest> {
   if (manifest?.format !== 'sitemapkit-shard' || manifest.version !== 1 || !Array.isArray(manifest.files)) {
     throw new SitemapError('ERR_SITEMAP_STATE', `${path} is not a shard manifest of sitemapkit (version 1)`);
   }
-  // A name with a path in it (`../x`) would be checked, listed and published outside the set's folder.
-  const child = tokenChildPattern(String(manifest.name));
-  const stray = manifest.files.find((file) => typeof file?.name !== 'string' || /[/\\]/.test(file.name) || !child.test(file.name));
-  if (stray !== undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${path} lists ${JSON.stringify(stray?.name)}, which is not a child file of the set "${String(manifest.name)}"`);
+  const expected = manifestFileName(String(manifest.name), manifest.shard, manifest.shards);
+  if (basename(path) !== expected) throw new SitemapError('ERR_SITEMAP_STATE', `${path} holds shard ${manifest.shard} of ${manifest.shards} of the set "${String(manifest.name)}", whose manifest is ${expected}: a manifest edited or renamed is not trusted; write its shard again`);
+  // A name with a path in it (`../x`) would be checked, listed and published outside the set's folder; one of another bucket, listed twice.
+  const stray = manifest.files.find((file) => typeof file?.name !== 'string' || /[/\\]/.test(file.name) || childStemOf(file.name) !== file.child || !file.child.startsWith(`${manifest.name}-`) || !file.child.endsWith(`.${manifest.shard}`));
+  if (stray !== undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${path} lists ${JSON.stringify(stray?.name)}, which is not a child file of the set "${String(manifest.name)}" in shard ${manifest.shard}`);
   return manifest;
 }
 
