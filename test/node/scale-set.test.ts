@@ -16,7 +16,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
 import { shardOf } from '../../src/core/scale/layout.js';
 import { setSerializer, shardSettings, writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
-import { placeChange, setSettings } from '../../src/node/scale/apply.js';
+import { applyChanges, placeChange, setSettings } from '../../src/node/scale/apply.js';
 import { writeShardedSet } from '../../src/node/scale/generate-sharded.js';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { LIMITS_PROFILES, type UrlEntry } from '../../src/core/model.js';
@@ -323,6 +323,20 @@ test('apply on a set one of whose children went missing refuses, naming it, and 
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, new RegExp(`${lost.replace(/\./g, '\\.')}, a child the index names, is missing`));
   assert.deepEqual(readFileSync(join(out, 'sitemap.xml')), index);
+});
+
+test("apply refuses a set whose manifest of a touched shard cannot be read, and publishes nothing: it wrote that shard's manifest anew with the touched children alone, and the next index dropped the others' URLs", async () => {
+  const out = tempDir();
+  await writeShardedSet(catalogue({ a: 30, b: 30, c: 30 }), { outDir: out, baseUrl: BASE, shards: 2 });
+  const loc = `${BASE}b/new`;
+  // Not shard 0, whose manifest apply reads the set's settings from.
+  assert.equal(shardOf(loc, { shards: 2, baseUrl: BASE }).bucket, 1);
+  const manifest = join(out, 'sitemap-shard-1-of-2.json');
+  writeFileSync(manifest, '{');
+  writeFileSync(join(out, 'changes.jsonl'), jsonl([{ op: 'upsert', loc }]));
+  const before = files(out);
+  await assert.rejects(applyChanges({ changes: [join(out, 'changes.jsonl')], outDir: out }), { code: 'ERR_SITEMAP_STATE', message: new RegExp(`^cannot read the manifest ${manifest}: `) });
+  assert.deepEqual(files(out), before);
 });
 
 test('apply: deleting every URL of a child removes its file; a bad line is reported and skipped', async () => {

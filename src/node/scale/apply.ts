@@ -265,9 +265,10 @@ export async function updatedManifests(settings: ShardSettings, touched: Readonl
   const shards = new Set([...touched].map((stem) => Number(stem.slice(stem.lastIndexOf('.') + 1))));
   const manifests: ShardManifest[] = [];
   for (const shard of [...shards].sort((a, b) => a - b)) {
-    const old = await readManifest(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards))).catch(() => undefined);
-    const files = [...(old?.files ?? []).filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
-    manifests.push(manifestOf(settings, shard, files, old?.duplicates ?? 0));
+    // One that cannot be read is refused: written anew with the touched children alone, the next index dropped the others.
+    const old = await readManifest(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards)));
+    const files = [...old.files.filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
+    manifests.push(manifestOf(settings, shard, files, old.duplicates));
   }
   return manifests;
 }
