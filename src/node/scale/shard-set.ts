@@ -284,6 +284,8 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
       const crc = typeof child.text === 'string' ? crc32(child.text) : (child as RecordChild).crc;
       const bytes = typeof child.text === 'string' ? Buffer.byteLength(child.text) : (child as RecordChild).bytes;
       const write = output.write(child.name, child.text);
+      // Its failure is thrown by the awaits below; meanwhile (a full disk) it was an unhandled rejection.
+      write.catch(() => {});
       written.push(write);
       const file = await output.place(child.name, crc, (token) => withContentToken(child.name, token), { written: () => write });
       placed.push(file);
