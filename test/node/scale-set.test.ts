@@ -339,6 +339,24 @@ test("apply refuses a set whose manifest of a touched shard cannot be read, and 
   assert.deepEqual(files(out), before);
 });
 
+test("apply refuses manifests that are not the published set's (a generate --shards stopped between its index and its manifests, with another shard count): it placed a change by their layout, and published a URL twice", async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const entries = catalogue({ a: 20, b: 20 });
+  await writeShardedSet(entries, { outDir: out, baseUrl: BASE, shards: 4 });
+  const old = readdirSync(out).filter((file) => file.endsWith('.json'));
+  for (const file of old) writeFileSync(join(dir, file), readFileSync(join(out, file)));
+  await writeShardedSet(entries, { outDir: out, baseUrl: BASE, shards: 8 });
+  for (const file of readdirSync(out).filter((f) => f.endsWith('.json'))) rmSync(join(out, file));
+  for (const file of old) writeFileSync(join(out, file), readFileSync(join(dir, file)));
+  // A URL of bucket 4 to 7 of 8: its bucket of 4 is another child.
+  const moved = entries.find((entry) => shardOf(entry.loc, { shards: 8, baseUrl: BASE }).bucket >= 4) as UrlEntry;
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: moved.loc, lastmod: '2026-01-01' }]));
+  const before = published(out);
+  await assert.rejects(applyChanges({ changes: [join(dir, 'changes.jsonl')], outDir: out }), { code: 'ERR_SITEMAP_STATE', message: /sitemap-shard-\d-of-4\.json does not list the children of shard \d that the published index names/ });
+  assert.deepEqual(published(out), before);
+});
+
 test('apply: deleting every URL of a child removes its file; a bad line is reported and skipped', async () => {
   const dir = tempDir();
   await generate(dir, catalogue({ big: 50, tiny: 2 }), 'out');
