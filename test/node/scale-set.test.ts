@@ -15,7 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
 import { shardOf } from '../../src/core/scale/layout.js';
-import { setSerializer, shardSettings, writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
+import { manifestOf, manifestText, setSerializer, shardSettings, writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
 import { applyChanges, placeChange, setSettings } from '../../src/node/scale/apply.js';
 import { writeShardedSet } from '../../src/node/scale/generate-sharded.js';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
@@ -262,6 +262,31 @@ test("index refuses a manifest edited against its place: a shard number not its 
   writeFileSync(paths[0] as string, zero);
   writeFileSync(paths[1] as string, JSON.stringify(moved));
   await assert.rejects(writeIndexFromManifests({ manifests: paths, outDir: out }), { code: 'ERR_SITEMAP_STATE', message: new RegExp(`lists "${JSON.parse(zero).files[0].name.replace(/\./g, '\\.')}", which is not a child file of the set "sitemap" in shard 1`) });
+});
+
+test("index of manifests given from another folder (a queued run's) takes time linear in the shards: each was looked for among all the given ones (2,048 shards: 28.6 s, now 4.8 s on a loaded machine)", async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const shards = 64;
+  // One shard with a URL, the others empty.
+  const loc = `${BASE}a/1`;
+  const bucket = shardOf(loc, { shards, baseUrl: BASE }).bucket;
+  await writeShard({ entries: [{ loc }], shard: bucket, shards, outDir: out, baseUrl: BASE });
+  const settings = shardSettings({ outDir: out, baseUrl: BASE, shards });
+  const manifests = Array.from({ length: shards }, (_, shard) => join(dir, `sitemap-shard-${shard}-of-${shards}.json`));
+  manifests.forEach((path, shard) => writeFileSync(path, shard === bucket ? readFileSync(join(out, basename(path))) : manifestText(manifestOf(settings, shard, [], 0))));
+  const path = createRequire(import.meta.url)('node:path') as typeof import('node:path');
+  const original = path.resolve;
+  let calls = 0;
+  path.resolve = (...paths: string[]) => (calls++, original(...paths));
+  syncBuiltinESMExports();
+  try {
+    await writeIndexFromManifests({ manifests, outDir: out });
+  } finally {
+    path.resolve = original;
+    syncBuiltinESMExports();
+  }
+  assert.ok(calls < 4 * shards, `${calls} path resolutions for ${shards} manifests`);
 });
 
 test('apply rewrites only the children of the changed URLs, and the set equals a fresh generate of the new list', async () => {

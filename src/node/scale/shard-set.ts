@@ -3,7 +3,7 @@
 // and old children are removed only after it: a run killed at any moment leaves the previous set whole.
 
 import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { newestLastmod } from '../../core/datetime.js';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
@@ -392,7 +392,7 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
   // Manifests from elsewhere (a run's folder) go in only once the set is published: until then the
   // folder's manifests stay the published set's.
-  const copied = manifests.filter((manifest) => !options.manifests.some((given) => resolve(given) === resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards))));
+  const copied = manifests.filter((_, i) => dirname(resolve(options.manifests[i] as string)) !== resolve(options.outDir));
   const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, manifests: copied });
   return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
 }
@@ -521,8 +521,7 @@ export async function checkNamesApart(outDir: string, name: string): Promise<voi
     const other = /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1];
     if (other === undefined || !(other.startsWith(`${name}-`) || name.startsWith(`${other}-`))) continue;
     const [short, long] = other.length < name.length ? [other, name] : [name, other];
-    const section = long.slice(short.length + 1);
-    throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the sharded set "${other}": their children's names overlap (section ${section}-x of "${short}" and x of "${long}" are both ${long}-x); give one of them another name or folder`);
+    throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the sharded set "${other}": their children's names overlap (section ${long.slice(short.length + 1)}-x of "${short}" and x of "${long}" are both ${long}-x); give one of them another name or folder`);
   }
 }
 
