@@ -107,7 +107,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
     );
     const touchedSet = new Set(touched);
     const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
-    const manifests = await updatedManifests(settings, touchedSet, written);
+    const manifests = await updatedManifests(settings, touchedSet, written, published);
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, { maxSitemapsPerIndex: options.maxSitemapsPerIndex ?? perIndex, manifests });
     const rewritten = new Set(written.map((file) => file.child));
     const existing = touched.filter((stem) => byStem.has(stem));
@@ -260,14 +260,22 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
   return { files, ...(perIndex !== undefined ? { perIndex } : {}) };
 }
 
-/** The manifests of the shards touched, with the touched children's new files (written after the commit). */
-export async function updatedManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[]): Promise<ShardManifest[]> {
-  const shards = new Set([...touched].map((stem) => Number(stem.slice(stem.lastIndexOf('.') + 1))));
+/** The manifests of the shards touched, with the touched children's new files (written after the commit); `published`: the files the index names. */
+export async function updatedManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[], published: readonly ShardFile[]): Promise<ShardManifest[]> {
+  const bucket = (stem: string): number => Number(stem.slice(stem.lastIndexOf('.') + 1));
+  const shards = new Set([...touched].map(bucket));
+  const named = new Map([...shards].map((shard) => [shard, new Set<string>()]));
+  for (const file of published) named.get(bucket(file.child))?.add(file.name);
   const manifests: ShardManifest[] = [];
   for (const shard of [...shards].sort((a, b) => a - b)) {
-    const old = await readManifest(join(settings.outDir, manifestFileName(settings.name, shard, settings.shards))).catch(() => undefined);
-    const files = [...(old?.files ?? []).filter((file) => !touched.has(file.child)), ...written.filter((file) => Number(file.child.slice(file.child.lastIndexOf('.') + 1)) === shard)];
-    manifests.push(manifestOf(settings, shard, files, old?.duplicates ?? 0));
+    // One that cannot be read is refused: written anew with the touched children alone, the next index dropped the others.
+    const path = join(settings.outDir, manifestFileName(settings.name, shard, settings.shards));
+    const old = await readManifest(path);
+    // Manifests of another set (a run stopped between its index and its manifests) place changes by their layout: a URL was published twice.
+    const names = named.get(shard) as Set<string>;
+    if (old.files.length !== names.size || old.files.some((file) => !names.has(file.name))) throw new SitemapError('ERR_SITEMAP_STATE', `${path} does not list the children of shard ${shard} that the published index names (a run stopped between its index and its manifests?): write the set again`);
+    const files = [...old.files.filter((file) => !touched.has(file.child)), ...written.filter((file) => bucket(file.child) === shard)];
+    manifests.push(manifestOf(settings, shard, files, old.duplicates));
   }
   return manifests;
 }

@@ -12,7 +12,7 @@ import { manifestFileName } from '../../core/scale/layout.js';
 import { StagedOutput } from '../staged-output.js';
 import type { WriteSitemapsOptions, WriteSummary, WrittenFile } from '../write-sitemaps.js';
 import { stopIfAborted } from '../io-errors.js';
-import { admit, placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
+import { admit, checkNamesApart, placedEntry, setSerializer, shardSettings, writeIndexFromManifests, writeShardStems, type IndexFile, type PlacedEntry, type ShardSetOptions } from './shard-set.js';
 
 /** With writeSitemaps' handling of refused entries, progress and abort. */
 export interface ShardedGenerateOptions extends ShardSetOptions, Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare' | 'onProgress' | 'signal'> {
@@ -26,6 +26,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
   // Holds the set's lock (staged-output.ts) for the whole run, as writeSitemaps' output does.
   const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, exclusive: true });
   try {
+    await checkNamesApart(settings.outDir, settings.name);
     const serializer = setSerializer(settings);
     const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 64 * 1024 * 1024);
     let urls = 0;

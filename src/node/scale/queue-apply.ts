@@ -94,7 +94,7 @@ export async function publishApplied(data: SetJob, storage: SetStorage, written:
   // No change applied (every line refused): the published set stays as it is.
   if (touched.size === 0) return { indexFiles: indexFileNames(settings.name, perIndex === undefined ? 1 : Math.ceil(files.length / perIndex)), files: files.length, urls: 0, removed: 0 };
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
-  const manifests = await updatedManifests(settings, touched, written);
+  const manifests = await updatedManifests(settings, touched, written, published);
   const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, ...(perIndex !== undefined ? { maxSitemapsPerIndex: perIndex } : {}), manifests });
   return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
 }

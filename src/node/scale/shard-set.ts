@@ -3,7 +3,7 @@
 // and old children are removed only after it: a run killed at any moment leaves the previous set whole.
 
 import { lstat, mkdir, readFile, readdir, readlink, rename, stat, symlink, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { newestLastmod } from '../../core/datetime.js';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
@@ -11,7 +11,7 @@ import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
 import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
-import { contentToken, numberedSetPattern, tokenChildPattern, withContentToken } from '../../core/write/child-names.js';
+import { contentToken, numberedSetPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
@@ -284,6 +284,8 @@ export async function stageChildren(output: StagedOutput, stems: readonly string
       const crc = typeof child.text === 'string' ? crc32(child.text) : (child as RecordChild).crc;
       const bytes = typeof child.text === 'string' ? Buffer.byteLength(child.text) : (child as RecordChild).bytes;
       const write = output.write(child.name, child.text);
+      // Its failure is thrown by the awaits below; meanwhile (a full disk) it was an unhandled rejection.
+      write.catch(() => {});
       written.push(write);
       const file = await output.place(child.name, crc, (token) => withContentToken(child.name, token), { written: () => write });
       placed.push(file);
@@ -390,7 +392,7 @@ export async function writeIndexFromManifests(options: IndexOptions): Promise<Se
   if (options.syncChildren === true) await syncFiles(files.map((file) => join(options.outDir, file.name)));
   // Manifests from elsewhere (a run's folder) go in only once the set is published: until then the
   // folder's manifests stay the published set's.
-  const copied = manifests.filter((manifest) => !options.manifests.some((given) => resolve(given) === resolve(options.outDir, manifestFileName(manifest.name, manifest.shard, manifest.shards))));
+  const copied = manifests.filter((_, i) => dirname(resolve(options.manifests[i] as string)) !== resolve(options.outDir));
   const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, manifests: copied });
   return { outDir: options.outDir, indexFiles, files: sortByName(files), urls: sum(files, 'urls'), bytes: sum(files, 'bytes'), diskBytes: sum(files, 'diskBytes'), duplicates: manifests.reduce((n, m) => n + m.duplicates, 0), removed };
 }
@@ -405,10 +407,11 @@ export async function readManifest(path: string): Promise<ShardManifest> {
   if (manifest?.format !== 'sitemapkit-shard' || manifest.version !== 1 || !Array.isArray(manifest.files)) {
     throw new SitemapError('ERR_SITEMAP_STATE', `${path} is not a shard manifest of sitemapkit (version 1)`);
   }
-  // A name with a path in it (`../x`) would be checked, listed and published outside the set's folder.
-  const child = tokenChildPattern(String(manifest.name));
-  const stray = manifest.files.find((file) => typeof file?.name !== 'string' || /[/\\]/.test(file.name) || !child.test(file.name));
-  if (stray !== undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${path} lists ${JSON.stringify(stray?.name)}, which is not a child file of the set "${String(manifest.name)}"`);
+  const expected = manifestFileName(String(manifest.name), manifest.shard, manifest.shards);
+  if (basename(path) !== expected) throw new SitemapError('ERR_SITEMAP_STATE', `${path} holds shard ${manifest.shard} of ${manifest.shards} of the set "${String(manifest.name)}", whose manifest is ${expected}: a manifest edited or renamed is not trusted; write its shard again`);
+  // A name with a path in it (`../x`) would be checked, listed and published outside the set's folder; one of another bucket, listed twice.
+  const stray = manifest.files.find((file) => typeof file?.name !== 'string' || /[/\\]/.test(file.name) || childStemOf(file.name) !== file.child || !file.child.startsWith(`${manifest.name}-`) || !file.child.endsWith(`.${manifest.shard}`));
+  if (stray !== undefined) throw new SitemapError('ERR_SITEMAP_STATE', `${path} lists ${JSON.stringify(stray?.name)}, which is not a child file of the set "${String(manifest.name)}" in shard ${manifest.shard}`);
   return manifest;
 }
 
@@ -452,6 +455,7 @@ export interface PublishOptions {
  */
 export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const { outDir, name } = settings;
+  await checkNamesApart(outDir, name);
   const beforeWrite = options.beforeWrite;
   const sorted = sortByName(files);
   if (sorted.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', 'no URLs to write: the set is empty');
@@ -507,6 +511,20 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
   return { indexFiles, removed };
 }
 
+/**
+ * Refuses the set `name` beside a sharded set named `name-…`, or whose name `name` extends: section
+ * `news-x` of `sitemap` and `x` of `sitemap-news` are both `sitemap-news-x`, so neither could tell its
+ * old children (to remove them) from the other's.
+ */
+export async function checkNamesApart(outDir: string, name: string): Promise<void> {
+  for (const file of await readdir(outDir)) {
+    const other = /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1];
+    if (other === undefined || !(other.startsWith(`${name}-`) || name.startsWith(`${other}-`))) continue;
+    const [short, long] = other.length < name.length ? [other, name] : [name, other];
+    throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the sharded set "${other}": their children's names overlap (section ${long.slice(short.length + 1)}-x of "${short}" and x of "${long}" are both ${long}-x); give one of them another name or folder`);
+  }
+}
+
 /** publishSet for a set whose children are all in its folder already (written by shards, or by a queued apply's jobs). */
 export async function publishInPlace(settings: ShardSettings, files: readonly ShardFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   // Holding the set's lock; a queued run's index job stages in its run's folder, whose run holds it.
@@ -524,10 +542,9 @@ async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettin
   const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const others = new RegExp(`^(?:${literal(name)}(?:\\.xml|-shard-\\d+-of-\\d+\\.json)|${literal(link)}(?:\\.[0-9a-f]{8})?)$`);
   const listing = (await readdir(outDir)).sort();
-  // Children of this name, sharded or plain (an earlier generate's), not of another set: `NAME-news-00001` (plain), or of a sharded `NAME-news` (known by its manifests).
-  const longer = listing.map((file) => /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1]).filter((set) => set?.startsWith(`${name}-`) === true);
+  // Children of this name, sharded or plain (an earlier generate's), not of another set: `NAME-news-00001` is a plain `NAME-news`'s (a sharded one is refused: checkNamesApart).
   const plain = numberedSetPattern(name);
-  const child = (file: string): boolean => plain.test(file) || (childStemOf(file)?.startsWith(`${name}-`) === true && !longer.some((set) => file.startsWith(`${set}-`)));
+  const child = (file: string): boolean => plain.test(file) || childStemOf(file)?.startsWith(`${name}-`) === true;
   const removed: string[] = [];
   for (const file of listing) {
     if (keep.has(file) || !(child(file) || others.test(file))) continue;
