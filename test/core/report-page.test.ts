@@ -72,3 +72,10 @@ test('an index of 50,000 children (the most the protocol allows) is laid out in 
   assert.ok(user + system < 5_000_000, `${Math.round((user + system) / 1000)} ms of CPU`);
   assert.ok(head.includes('sitemap-49999.xml.gz'));
 });
+
+test('a share under 0.1% is written "&lt; 0.1%": a bare "<" before a space is an HTML parse error (every "<" of the page opens a tag)', () => {
+  const { head, tail } = reportPageParts(syntheticModel(10));
+  assert.ok(head.includes('of 50,000: &lt; 0.1% used'));
+  const outsideScripts = (head + tail).replace(/<script\b[^>]*>.*?<\/script>/gs, '').replace(/<script\b[^>]*>[^<]*$/s, '');
+  assert.deepEqual(outsideScripts.match(/<(?![A-Za-z/!])../g) ?? [], []);
+});

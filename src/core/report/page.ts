@@ -28,7 +28,8 @@ function bytes(value: number): string {
 
 function share(part: number, whole: number): string {
   if (whole === 0 || part === 0) return '0%';
-  return part / whole < 0.0005 ? '< 0.1%' : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
+  // Written into HTML: a bare '<' before a space is a parse error there.
+  return part / whole < 0.0005 ? '&lt; 0.1%' : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
 }
 
 function figure(label: string, value: string, note = '', className = ''): string {
