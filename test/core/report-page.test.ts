@@ -79,3 +79,9 @@ test('a share under 0.1% is written "&lt; 0.1%": a bare "<" before a space is an
   const outsideScripts = (head + tail).replace(/<script\b[^>]*>.*?<\/script>/gs, '').replace(/<script\b[^>]*>[^<]*$/s, '');
   assert.deepEqual(outsideScripts.match(/<(?![A-Za-z/!])../g) ?? [], []);
 });
+
+test('the "Changed" figure of --compare names every field a change is found in: a changefreq or priority change was said to be "lastmod or extension data"', () => {
+  const compare = { previous: 'old.xml', added: 0, removed: 0, changed: 1, examples: [{ kind: 'changed' as const, loc: 'https://e.com/x', fields: ['changefreq', 'priority'] }], perFile: [] };
+  const { head } = reportPageParts(syntheticModel(10, { compare }));
+  assert.ok(head.includes('<dt>Changed</dt><dd>1<small>lastmod, changefreq, priority or extension data</small>'), /<dt>Changed<\/dt>.{0,80}/.exec(head)?.[0]);
+});

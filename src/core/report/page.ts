@@ -264,7 +264,7 @@ function compareSection(compare: NonNullable<ReportModel['compare']>): string {
 <dl class="figures">
 ${figure('Added', count(compare.added))}
 ${figure('Removed', count(compare.removed))}
-${figure('Changed', count(compare.changed), 'lastmod or extension data')}
+${figure('Changed', count(compare.changed), 'lastmod, changefreq, priority or extension data')}
 </dl>
 ${perFile.length > 0 ? dataTable('Changes per file', ['File', 'Added', 'Removed', 'Changed'], perFile, [1, 2, 3]) : ''}
 ${kinds.join('\n')}`);
