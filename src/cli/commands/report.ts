@@ -17,9 +17,6 @@ import { Progress } from '../progress.js';
 import { version } from '../version.js';
 import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
-/** Ctrl-C: reading stops at the next chunk, and nothing is written. */
-class Interrupted extends Error {}
-
 export async function runReport(argv: string[], io: CliIo): Promise<number> {
   // Ctrl-C also ends a request in flight: a stalled body would otherwise hold it until --timeout.
   const stop = new AbortController();
@@ -58,7 +55,8 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     client: () => client.get(),
     sitemapkitVersion: version(),
     onProgress: (at, count, name) => {
-      if (stop.signal.aborted) throw new Interrupted();
+      // Ctrl-C: reading stops at the next chunk, and nothing is written.
+      stop.signal.throwIfAborted();
       [stage, urls, file] = [at, count, name];
       progress.tick();
     },
