@@ -85,3 +85,11 @@ test('the "Changed" figure of --compare names every field a change is found in: 
   const { head } = reportPageParts(syntheticModel(10, { compare }));
   assert.ok(head.includes('<dt>Changed</dt><dd>1<small>lastmod, changefreq, priority or extension data</small>'), /<dt>Changed<\/dt>.{0,80}/.exec(head)?.[0]);
 });
+
+test('a set under one prefix says so: not "All 1 prefix" nor "the 1 largest" (a chart of every prefix says no "largest")', () => {
+  const { head } = reportPageParts(syntheticModel(10, { directories: [{ prefix: '/', urls: 10 }] }));
+  assert.ok(head.includes('aria-label="URLs per path prefix" '), /aria-label="URLs per path prefix[^"]*"/.exec(head)?.[0]);
+  assert.ok(head.includes('<summary>The prefix as a table</summary>'), /<summary>[^<]*prefix[^<]*<\/summary>/.exec(head)?.[0]);
+  const three = reportPageParts(syntheticModel(10, { directories: ['/a/', '/b/', '/c/'].map((prefix) => ({ prefix, urls: 3 })) })).head;
+  assert.ok(three.includes('aria-label="URLs per path prefix" ') && three.includes('<summary>All 3 prefixes as a table</summary>'));
+});
