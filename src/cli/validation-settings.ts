@@ -8,7 +8,7 @@ import { VALIDATION_RULES } from '../core/validate/rules.js';
 import { RULE_SETTINGS, type RuleSetting } from '../core/validate/validator.js';
 import { ioErrorReason } from '../node/io-errors.js';
 import { asUsage, UsageError } from './args.js';
-import type { ParsedArgs } from './command.js';
+import { closestName, type ParsedArgs } from './command.js';
 
 const DEFAULT_CONFIG = 'sitemapkit.config.json';
 
@@ -20,7 +20,8 @@ interface Config {
 }
 
 function ruleSetting(code: string, value: unknown, where: string): RuleSetting {
-  if (!VALIDATION_RULES.has(code)) throw new UsageError(`${where}: unknown rule ${JSON.stringify(code)} (the codes are listed in docs/rules.md)`);
+  const meant = VALIDATION_RULES.has(code) ? code : closestName(code, [...VALIDATION_RULES.keys()]);
+  if (meant !== code) throw new UsageError(`${where}: unknown rule ${JSON.stringify(code)} (${meant === undefined ? '' : `did you mean ${meant}? `}the codes are listed in docs/rules.md)`);
   if (typeof value !== 'string' || !(RULE_SETTINGS as readonly string[]).includes(value)) {
     throw new UsageError(`${where}: the level of ${code} must be one of ${RULE_SETTINGS.join(', ')}, got ${JSON.stringify(value)}`);
   }

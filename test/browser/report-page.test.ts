@@ -250,7 +250,7 @@ describe('the report page in chromium', () => {
     assert.deepEqual(await section.locator('.compare-removed code').allTextContents(), ['https://www.example.com/gone']);
     assert.match(await section.locator('.compare-changed li').textContent() ?? '', /blog\/item-0 in sitemap-1\.xml\.gz: lastmod, image/);
     assert.deepEqual(await section.locator('tbody tr').allInnerTexts(), ['sitemap-1.xml.gz\t0\t1\t1', 'sitemap-2.xml.gz\t2\t0\t0']);
-    assert.deepEqual(await section.locator('.figures dd').allInnerTexts(), ['2', '1', '1\nlastmod or extension data']);
+    assert.deepEqual(await section.locator('.figures dd').allInnerTexts(), ['2', '1', '1\nlastmod, changefreq, priority or extension data']);
     const { page: without } = await open(small('no-compare.html', syntheticModel(1000)));
     assert.equal(await without.locator('#compare').count(), 0);
     await Promise.all([page.close(), without.close()]);

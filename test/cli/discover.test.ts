@@ -339,6 +339,17 @@ describe('sitemapkit discover: failures (exit 1)', () => {
     }
   });
 
+  it('the tree escapes control characters of what it quotes, as the problem lines do: an ESC of robots.txt does not reach the terminal', async () => {
+    const hostile = await startSiteServer({ '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nSitemap http://\u001b[32mx/s.xml\n' } });
+    try {
+      const r = await runCli(['discover', hostile.url('/'), '--format', 'tree', ...LOCAL], { cwd });
+      assert.ok(!r.stdout.includes('\u001b'), JSON.stringify(r.stdout));
+      assert.match(r.stdout, /^ {2}2 warning discover\/robots-sitemap no ":" after Sitemap.*"Sitemap: http:\/\/\\u001b\[32mx\/s\.xml"/m);
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('without --allow-private a 127.0.0.1 URL is refused before any request: exit 1, fetch/address-refused', async () => {
     const before = server.requests.length;
     const r = await runCli(['discover', server.url('/ok.xml'), '--format', 'urls', '--retries', '0'], { cwd });

@@ -72,3 +72,24 @@ test('an index of 50,000 children (the most the protocol allows) is laid out in 
   assert.ok(user + system < 5_000_000, `${Math.round((user + system) / 1000)} ms of CPU`);
   assert.ok(head.includes('sitemap-49999.xml.gz'));
 });
+
+test('a share under 0.1% is written "&lt; 0.1%": a bare "<" before a space is an HTML parse error (every "<" of the page opens a tag)', () => {
+  const { head, tail } = reportPageParts(syntheticModel(10));
+  assert.ok(head.includes('of 50,000: &lt; 0.1% used'));
+  const outsideScripts = (head + tail).replace(/<script\b[^>]*>.*?<\/script>/gs, '').replace(/<script\b[^>]*>[^<]*$/s, '');
+  assert.deepEqual(outsideScripts.match(/<(?![A-Za-z/!])../g) ?? [], []);
+});
+
+test('the "Changed" figure of --compare names every field a change is found in: a changefreq or priority change was said to be "lastmod or extension data"', () => {
+  const compare = { previous: 'old.xml', added: 0, removed: 0, changed: 1, examples: [{ kind: 'changed' as const, loc: 'https://e.com/x', fields: ['changefreq', 'priority'] }], perFile: [] };
+  const { head } = reportPageParts(syntheticModel(10, { compare }));
+  assert.ok(head.includes('<dt>Changed</dt><dd>1<small>lastmod, changefreq, priority or extension data</small>'), /<dt>Changed<\/dt>.{0,80}/.exec(head)?.[0]);
+});
+
+test('a set under one prefix says so: not "All 1 prefix" nor "the 1 largest" (a chart of every prefix says no "largest")', () => {
+  const { head } = reportPageParts(syntheticModel(10, { directories: [{ prefix: '/', urls: 10 }] }));
+  assert.ok(head.includes('aria-label="URLs per path prefix" '), /aria-label="URLs per path prefix[^"]*"/.exec(head)?.[0]);
+  assert.ok(head.includes('<summary>The prefix as a table</summary>'), /<summary>[^<]*prefix[^<]*<\/summary>/.exec(head)?.[0]);
+  const three = reportPageParts(syntheticModel(10, { directories: ['/a/', '/b/', '/c/'].map((prefix) => ({ prefix, urls: 3 })) })).head;
+  assert.ok(three.includes('aria-label="URLs per path prefix" ') && three.includes('<summary>All 3 prefixes as a table</summary>'));
+});

@@ -93,12 +93,8 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const progress = Progress.ofEntries(io, !quiet, () => `diff: ${PASSES[pass - 1]} (${pass}/3): ${plural(entries, 'URL')}`, () => entries);
   const printer = ProblemPrinter.for(io.stderr, { progress, ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
   const listener = listenerFor(format, out);
-  let interrupted = false;
   let stopped: Diagnostic | undefined;
-  const removeInterrupt = io.onInterrupt?.(() => {
-    interrupted = true;
-    stop.abort();
-  });
+  const removeInterrupt = io.onInterrupt?.(() => stop.abort());
   const options: DiffSitemapsOptions = {
     cwd: io.cwd,
     client: () => client.get(),
@@ -108,7 +104,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
     },
     onProgress: (at, urls) => {
       // A source not read whole: no further line, as what follows would be wrong.
-      if (interrupted || stopped !== undefined) throw new Interrupted();
+      if (stop.signal.aborted || stopped !== undefined) throw new Interrupted();
       [pass, entries] = [at, urls];
       progress.tick();
     },
@@ -121,13 +117,14 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
     summary = await diffSitemaps(oldSource, newSource, listener, options);
   } catch (error) {
     if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_INPUT') unreadable = error;
-    else if (!interrupted && stopped === undefined) throw error;
+    else if (!stop.signal.aborted && stopped === undefined) throw error;
   } finally {
     removeInterrupt?.();
     progress.clear();
     await client.close();
   }
   // Interrupted: no summary, however the reading ended (the aborted request fails it).
+  const interrupted = stop.signal.aborted;
   if (interrupted) [summary, unreadable] = [undefined, undefined];
   const notWhole = interrupted ? undefined : stopped;
   if (notWhole !== undefined) summary = undefined;

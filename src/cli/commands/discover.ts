@@ -9,7 +9,7 @@ import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type Discov
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { DISCOVER } from '../declarations.js';
-import { formatBytes, formatCount, formatDuration, plural, positionText } from '../format.js';
+import { formatBytes, formatCount, formatDuration, plural, positionText, printable } from '../format.js';
 import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
@@ -95,7 +95,8 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
   }
   lines.push('');
   lines.push(summary(tree.totals, true));
-  return `${lines.join('\n')}\n`;
+  // A robots.txt or sitemap is anyone's to write: what it quotes must not drive the terminal.
+  return `${lines.map(printable).join('\n')}\n`;
 }
 
 /** The totals in one line: ok, failed and skipped always shown, so that the sum can be checked. */

@@ -17,9 +17,6 @@ import { Progress } from '../progress.js';
 import { version } from '../version.js';
 import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
 
-/** Ctrl-C: reading stops at the next chunk, and nothing is written. */
-class Interrupted extends Error {}
-
 export async function runReport(argv: string[], io: CliIo): Promise<number> {
   // Ctrl-C also ends a request in flight: a stalled body would otherwise hold it until --timeout.
   const stop = new AbortController();
@@ -51,18 +48,15 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   let urls = 0;
   let file = '';
   const progress = Progress.ofEntries(io, !quiet, () => `report: ${stage} ${file}: ${plural(urls, 'URL')}`, () => urls);
-  let interrupted = false;
-  const removeInterrupt = io.onInterrupt?.(() => {
-    interrupted = true;
-    stop.abort();
-  });
+  const removeInterrupt = io.onInterrupt?.(() => stop.abort());
   const options: WriteReportOptions = {
     cwd: io.cwd,
     signal: stop.signal,
     client: () => client.get(),
     sitemapkitVersion: version(),
     onProgress: (at, count, name) => {
-      if (interrupted) throw new Interrupted();
+      // Ctrl-C: reading stops at the next chunk, and nothing is written.
+      stop.signal.throwIfAborted();
       [stage, urls, file] = [at, count, name];
       progress.tick();
     },
@@ -75,7 +69,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   try {
     written = await writeReport(sources, options);
   } catch (error) {
-    if (interrupted) return EXIT_INTERRUPTED;
+    if (stop.signal.aborted) return EXIT_INTERRUPTED;
     if (!(error instanceof SitemapError) || (error.code !== 'ERR_SITEMAP_INPUT' && error.code !== 'ERR_SITEMAP_WRITE')) throw error;
     progress.clear();
     return inputFailure(io, 'report', error, assumed);

@@ -15,13 +15,6 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 type SarifLevel = 'error' | 'warning' | 'note';
 const LEVEL: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning', info: 'note' };
 
-interface SarifRule {
-  id: string;
-  shortDescription: { text: string };
-  defaultConfiguration: { level: SarifLevel };
-  properties?: { searchConsole: string };
-}
-
 export function formatSarif(reports: readonly FileReport[], options: SarifOptions): string {
   const located = reports.flatMap((report) => report.diagnostics.map((d) => ({ d, uri: artifactUri(report.file) })));
   const codes = [...new Set(located.map(({ d }) => d.code))].sort();
@@ -48,7 +41,7 @@ export function formatSarif(reports: readonly FileReport[], options: SarifOption
 }
 
 /** The rule's documented severity is its default level; an unknown code takes that of its first diagnostic. */
-function sarifRule(code: string, firstSeverity: Severity, options: SarifOptions): SarifRule {
+function sarifRule(code: string, firstSeverity: Severity, options: SarifOptions) {
   const info = options.rules(code);
   return {
     id: code,

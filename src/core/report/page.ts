@@ -28,7 +28,8 @@ function bytes(value: number): string {
 
 function share(part: number, whole: number): string {
   if (whole === 0 || part === 0) return '0%';
-  return part / whole < 0.0005 ? '< 0.1%' : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
+  // Written into HTML: a bare '<' before a space is a parse error there.
+  return part / whole < 0.0005 ? '&lt; 0.1%' : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
 }
 
 function figure(label: string, value: string, note = '', className = ''): string {
@@ -196,8 +197,8 @@ function directoriesSection(model: ReportModel): string {
   // A link fills the table's filter: `/blog/…` (the rest of /blog/) with /blog/; `(other)` is no prefix.
   const link = (name: string): string => (name === '(other)' ? name : `<a href="#urls" data-filter="${attr(name.replace(/\u2026$/, ''))}" title="Show these URLs in the table"><code>${text(name)}</code></a>`);
   const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [link(r.name), count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
-  return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix, the ${top.length} largest`, top)}
-<details><summary>${rows.at(-1)?.name === '(other)' ? `The ${count(rows.length - 1)} largest prefixes and the rest` : `All ${plural(rows.length, 'prefix', 'prefixes')}`} as a table</summary>${all}</details>`);
+  return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix${top.length < rows.length ? `, the ${top.length} largest` : ''}`, top)}
+<details><summary>${rows.at(-1)?.name === '(other)' ? `The ${count(rows.length - 1)} largest prefixes and the rest` : rows.length === 1 ? 'The prefix' : `All ${count(rows.length)} prefixes`} as a table</summary>${all}</details>`);
 }
 
 function sharesTable(caption: string, values: { value: string; urls: number }[], total: number): string {
@@ -263,7 +264,7 @@ function compareSection(compare: NonNullable<ReportModel['compare']>): string {
 <dl class="figures">
 ${figure('Added', count(compare.added))}
 ${figure('Removed', count(compare.removed))}
-${figure('Changed', count(compare.changed), 'lastmod or extension data')}
+${figure('Changed', count(compare.changed), 'lastmod, changefreq, priority or extension data')}
 </dl>
 ${perFile.length > 0 ? dataTable('Changes per file', ['File', 'Added', 'Removed', 'Changed'], perFile, [1, 2, 3]) : ''}
 ${kinds.join('\n')}`);
