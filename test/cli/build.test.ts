@@ -512,7 +512,7 @@ describe('sitemapkit build', () => {
     assert.equal(urls.get(BASE), '2024-01-02T03:04:05Z'); // the page file's own commit
     assert.equal(urls.get(`${BASE}post/`), '2024-02-03T04:05:06Z'); // its source's last commit
     assert.equal(urls.get(`${BASE}untracked.html`), undefined); // never committed: none
-    assert.match(result.stderr, /1 page\(s\) seen for the first time have no git history/);
+    assert.match(result.stderr, /: 1 page seen for the first time has no git history/);
 
     const mtimeSite = tempDir('sitemapkit-build-');
     writeSite(mtimeSite, { 'index.html': page() });
