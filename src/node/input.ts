@@ -169,7 +169,8 @@ class LineSplitter {
 
   private take(line: string): void {
     const number = ++this.line;
-    if (this.overlong) {
+    // Said of the line's length, not of where the chunks fell: one that crosses the limit in its last chunk too.
+    if (this.overlong || line.length > MAX_LINE) {
       this.overlong = false;
       this.onOverlong(number);
       return;
