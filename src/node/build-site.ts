@@ -29,7 +29,7 @@ import { walkSite, type SitePage } from './build/walk-site.js';
 import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
-import { resolveLimits } from './write-sitemaps.js';
+import { resolveLimits, setName } from './write-sitemaps.js';
 import { ioErrorReason, pathInside, stopIfAborted } from './io-errors.js';
 import { isFile } from './local-child.js';
 
@@ -234,7 +234,7 @@ async function startBuild(options: BuildSiteOptions) {
   const siteDir = options.siteDir;
   const outDir = options.outDir ?? siteDir;
   const statePath = options.statePath ?? join(outDir, DEFAULT_STATE_PATH);
-  const name = options.name ?? 'sitemap';
+  const name = setName(options.name);
   const indexName = `${name}.xml`;
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
   const baseUrl = directoryUrl(options.baseUrl);
