@@ -169,7 +169,6 @@ class LineSplitter {
 
   private take(line: string): void {
     const number = ++this.line;
-    // Said of the line's length, not of where the chunks fell: one that crosses the limit in its last chunk too.
     if (this.overlong || line.length > MAX_LINE) {
       this.overlong = false;
       this.onOverlong(number);
