@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { definedOnly } from '../core/defined-only.js';
-import { InvalidValueError, SitemapError } from '../core/errors.js';
+import { InvalidValueError, SitemapError, plural } from '../core/errors.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../core/model.js';
 import { normalizeUrl, scopeOf } from '../core/url.js';
 import { formatSitemapDate } from '../core/datetime.js';
@@ -29,7 +29,7 @@ import { walkSite, type SitePage } from './build/walk-site.js';
 import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
-import { resolveLimits } from './write-sitemaps.js';
+import { resolveLimits, setName } from './write-sitemaps.js';
 import { ioErrorReason, pathInside, stopIfAborted } from './io-errors.js';
 import { isFile } from './local-child.js';
 
@@ -234,7 +234,7 @@ async function startBuild(options: BuildSiteOptions) {
   const siteDir = options.siteDir;
   const outDir = options.outDir ?? siteDir;
   const statePath = options.statePath ?? join(outDir, DEFAULT_STATE_PATH);
-  const name = options.name ?? 'sitemap';
+  const name = setName(options.name);
   const indexName = `${name}.xml`;
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
   const baseUrl = directoryUrl(options.baseUrl);
@@ -568,7 +568,7 @@ async function foreignSitemap(outDir: string, state: BuildState, indexName: stri
   if (recorded !== undefined && recorded.hash === sha256(text)) return undefined;
   // Trimmed after the match: `\s*([^<]*?)\s*` re-read a white-space run for each length tried (quadratic).
   const locs = [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => (match[1] as string).trim());
-  if (!/<sitemapindex[\s>]/.test(text)) return /<urlset[\s>]/.test(text) ? `a sitemap of ${locs.length} URL(s)` : 'not a sitemap index';
+  if (!/<sitemapindex[\s>]/.test(text)) return /<urlset[\s>]/.test(text) ? `a sitemap of ${plural(locs.length, 'URL')}` : 'not a sitemap index';
   const ownChild = tokenChildPattern(indexName.replace(/\.xml$/, ''));
   if (locs.length > 0 && locs.every((loc) => ownChild.test(loc.slice(loc.lastIndexOf('/') + 1)))) return undefined;
   const shown = locs.slice(0, 2).join(', ');
@@ -615,7 +615,7 @@ async function initialLastmods(pages: readonly SitePage[], sources: ReadonlyMap<
   const missing = pages.length - dates.size;
   return missing === 0
     ? { dates }
-    : { dates, note: `${missing} page(s) seen for the first time have no git history (untracked or never committed; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
+    : { dates, note: `${plural(missing, 'page')} seen for the first time ${missing === 1 ? 'has' : 'have'} no git history (untracked or never committed; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
 }
 
 const WAYS_OUT = 'map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now';

@@ -10,6 +10,7 @@ import type { SitemapFormat } from '../core/read/types.js';
 import type { SitemapError } from '../core/errors.js';
 import { byteBudgets, type DocumentSettings, type DocumentSink, type DocumentSummary } from './discover-document.js';
 import { decompressed } from './decompress.js';
+import { rethrowing } from './io-errors.js';
 import { startWorker } from './worker-thread.js';
 
 /** Chunks of a body (≤ 256 KiB, gunzipped) sent to the thread and not yet taken, past which the body waits. */
@@ -100,18 +101,10 @@ export class DocumentReaders {
    */
   private async pump(doc: number, reading: Reading, body: AsyncIterable<Uint8Array>, settings: DocumentSettings): Promise<void> {
     const post = (message: ToReader, transfer?: ArrayBuffer[]): void => this.worker.postMessage(message, transfer);
-    async function* watched(): AsyncGenerator<Uint8Array> {
-      try {
-        yield* body;
-      } catch (error) {
-        reading.failure = error;
-        throw error;
-      }
-    }
     try {
       // A warning of the gunzip (trailing garbage) goes to the sink from here: the thread sees plain bytes.
       const onDiagnostic = (d: Diagnostic): void => reading.sink.diagnostic({ ...d, file: settings.file });
-      for await (const chunk of decompressed(watched(), { ...byteBudgets(settings), onDiagnostic })) {
+      for await (const chunk of decompressed(rethrowing(body, (error) => (reading.failure = error)), { ...byteBudgets(settings), onDiagnostic })) {
         if (reading.done) break;
         // A copy of its own, moved rather than copied again: zlib's and a socket's chunks share memory.
         const bytes = new Uint8Array(chunk);

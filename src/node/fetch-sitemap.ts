@@ -5,6 +5,7 @@
 
 import { SitemapError } from '../core/errors.js';
 import { FetchFailure, type HttpClient } from './http/client.js';
+import { rethrowing } from './io-errors.js';
 
 /**
  * Why a sitemap URL could not be read: there is nothing (or only part) to read. `rule` is the `fetch/…`
@@ -57,20 +58,12 @@ export async function fetchSitemap(url: string, client: HttpClient): Promise<Fet
     throw new SitemapFetchError(url, 'fetch/http-status', `HTTP ${outcome.status}${client.retriesSaid(outcome)}`, true, outcome.status);
   }
   const response = outcome.body;
-  async function* body(): AsyncGenerator<Uint8Array> {
-    try {
-      yield* response;
-    } catch (error) {
-      if (error instanceof FetchFailure) throw new SitemapFetchError(url, error.rule, `${error.message} (${error.rule})`, true);
-      throw error;
-    }
-  }
   return {
     url,
     finalUrl: outcome.url,
     status: outcome.status,
     headers: outcome.headers,
-    body: body(),
+    body: rethrowing(response, (error) => (error instanceof FetchFailure ? new SitemapFetchError(url, error.rule, `${error.message} (${error.rule})`, true) : error)),
     held: (wait) => response.held(wait),
     holding: (backpressure) =>
       backpressure &&

@@ -169,7 +169,7 @@ class LineSplitter {
 
   private take(line: string): void {
     const number = ++this.line;
-    if (this.overlong) {
+    if (this.overlong || line.length > MAX_LINE) {
       this.overlong = false;
       this.onOverlong(number);
       return;

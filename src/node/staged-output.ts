@@ -337,7 +337,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   const mode = await stat(target).then((s) => s.mode & 0o7777, () => undefined);
   const temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${HOST_TAG}-${Date.now().toString(36)}-${++temporaries}`);
   try {
-    if (options.makeFolder !== false) await mkdir(dirname(target), { recursive: true });
+    if (options.makeFolder !== false) await ensureDirectory(dirname(target));
     const handle = await open(temp, 'wx');
     try {
       await handle.writeFile(data);
@@ -407,7 +407,7 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** `mkdir -p` by hand (Node 20's recursive mkdir spins forever on `/proc/nope`); each folder made is added to `made`. */
-async function ensureDirectory(path: string, made: string[]): Promise<void> {
+export async function ensureDirectory(path: string, made: string[] = []): Promise<void> {
   try {
     await mkdir(path);
   } catch (error) {

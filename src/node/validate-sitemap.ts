@@ -34,6 +34,7 @@ export interface SitemapValidationResult extends FileReport {
 export async function validateSitemap(input: SitemapInput, options: ValidateSitemapOptions = {}): Promise<SitemapValidationResult> {
   const file = options.file ?? (typeof input === 'string' ? input : '<input>');
   const validation = new SitemapValidation(file, options);
+  const onProgress = options.onProgress;
   const summary = await readSitemap(input, {
     ...options,
     file,
@@ -51,16 +52,14 @@ export async function validateSitemap(input: SitemapInput, options: ValidateSite
       options.onSitemap?.(r, at);
     },
     onDiagnostic: (d) => validation.diagnostic(d),
-    ...(options.onProgress !== undefined ? { backpressure: progressThenWait(options.onProgress, validation, options.backpressure) } : {}),
+    // The reader's backpressure hook runs after each piece of input: progress, then the caller's wait.
+    ...(onProgress !== undefined ? {
+      backpressure: () => {
+        onProgress(validation.entriesRead);
+        return options.backpressure?.();
+      },
+    } : {}),
   });
   const report = validation.finish(summary.bytesDecompressed);
   return { ...report, schemaValid: validation.schemaValid, bytes: summary.bytesDecompressed, bytesRead: summary.bytesRead };
-}
-
-/** The reader's backpressure hook, which runs after each piece of input: progress, then the caller's wait. */
-function progressThenWait(onProgress: (entries: number) => void, validation: SitemapValidation, wait: (() => Promise<void> | undefined) | undefined): () => Promise<void> | undefined {
-  return () => {
-    onProgress(validation.entriesRead);
-    return wait?.();
-  };
 }

@@ -144,9 +144,15 @@ type EntrySource = Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlE
 
 type Settings = ReturnType<typeof checkOptions>;
 
-function checkOptions(options: WriteSitemapsOptions) {
-  const name = (options.name ?? 'sitemap').replace(/\.xml$/, '');
+/** A set's name, `NAME` of its entry file `NAME.xml` (given with `.xml` or without): a plain file name. */
+export function setName(given = 'sitemap'): string {
+  const name = given.replace(/\.xml$/, '');
   if (!NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
+  return name;
+}
+
+function checkOptions(options: WriteSitemapsOptions) {
+  const name = setName(options.name);
   const indexMode = options.index ?? 'auto';
   if (!['auto', 'always', 'never'].includes(indexMode)) throw new SitemapError('ERR_SITEMAP_OPTION', `index must be auto, always or never, got ${JSON.stringify(indexMode)}`);
   const gzip = options.gzip ?? true;

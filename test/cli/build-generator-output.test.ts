@@ -102,7 +102,7 @@ describe('sitemapkit build on a generator\'s output', () => {
     writeSite(jekyll, { 'index.html': page(), 'sitemap.xml': `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE}</loc></url></urlset>\n` });
     const refused = await runCli(['build', jekyll, '--base-url', BASE], { cwd: jekyll });
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /sitemap\.xml was not written by sitemapkit build \(a sitemap of 1 URL\(s\)\)/);
+    assert.match(refused.stderr, /sitemap\.xml was not written by sitemapkit build \(a sitemap of 1 URL\)/);
     assert.deepEqual(readdirSync(jekyll).sort(), ['index.html', 'sitemap.xml']);
 
     // Written elsewhere (--name), Hugo's index stays as it was.
@@ -279,7 +279,7 @@ describe('sitemapkit build on a generator\'s output', () => {
       assert.equal(result.code, 0, result.stderr);
       assert.match(
         result.stderr,
-        /^sitemapkit build: note: 2 page\(s\) seen for the first time have no git history \(untracked or never committed; a generator's output folder is usually git-ignored\): no lastmod; map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now$/m,
+        /^sitemapkit build: note: 2 pages seen for the first time have no git history \(untracked or never committed; a generator's output folder is usually git-ignored\): no lastmod; map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now$/m,
       );
       const outside = tempDir('sitemapkit-build-');
       writeSite(outside, { 'index.html': page() });

@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { crc32, gunzipSync } from 'node:zlib';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runCli } from '../helpers/cli.js';
+import { buildSite } from '../../src/node/build-site.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
 import { xmllint } from '../helpers/xmllint.js';
@@ -512,7 +513,7 @@ describe('sitemapkit build', () => {
     assert.equal(urls.get(BASE), '2024-01-02T03:04:05Z'); // the page file's own commit
     assert.equal(urls.get(`${BASE}post/`), '2024-02-03T04:05:06Z'); // its source's last commit
     assert.equal(urls.get(`${BASE}untracked.html`), undefined); // never committed: none
-    assert.match(result.stderr, /1 page\(s\) seen for the first time have no git history/);
+    assert.match(result.stderr, /: 1 page seen for the first time has no git history/);
 
     const mtimeSite = tempDir('sitemapkit-build-');
     writeSite(mtimeSite, { 'index.html': page() });
@@ -594,6 +595,17 @@ describe('sitemapkit build', () => {
     assert.deepEqual(dry.json.files, real.json.files);
     assert.deepEqual(dry.json.indexFile, real.json.indexFile);
     assert.deepEqual([dry.json.newPages, dry.json.changedPages, dry.json.removedPages], [real.json.newPages, real.json.changedPages, real.json.removedPages]);
+  });
+
+  it('--name takes NAME or NAME.xml, as generate does (it wrote sitemap.xml.xml); the library refuses a name that is no plain file name', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'index.html': page() });
+    const { code, json } = await build(site, T1, ['--name', 'sitemap.xml', '--initial-lastmod', 'none']);
+    assert.equal(code, 0);
+    assert.equal(json.indexFile.name, 'sitemap.xml');
+    assert.deepEqual(readdirSync(site).filter((name) => name.startsWith('sitemap')).map(layoutName).sort(), ['sitemap-root.xml.gz', 'sitemap.xml']);
+    await assert.rejects(buildSite({ siteDir: site, baseUrl: BASE, name: '../escaped', initialLastmod: 'none' }), { code: 'ERR_SITEMAP_OPTION' });
+    assert.equal(existsSync(join(site, '..', 'escaped.xml')), false);
   });
 
   it('refuses bad usage with exit 2 and a one-line reason', async () => {

@@ -203,6 +203,16 @@ describe('readInput', () => {
     }
   });
 
+  it('a text line just over 8 Mi characters is input/line-too-long however the chunks fall: whole in one, or crossing the limit in its last', async () => {
+    const long = `https://e.com/${'x'.repeat(8 * 1024 * 1024)}`;
+    for (const chunks of [[`${long}\nhttps://e.com/b\n`], [long.slice(0, -100), `${long.slice(-100)}\nhttps://e.com/b\n`]]) {
+      for (const format of ['text', 'auto'] as const) {
+        const records = await drain(readInput('-', format, { stdin: Readable.from(chunks.map((text) => Buffer.from(text))) }));
+        assert.deepEqual(records.map((r) => [r.line, r.code ?? r.entry?.loc]), [[1, 'input/line-too-long'], [2, 'https://e.com/b']], `${format}, ${chunks.length} chunks`);
+      }
+    }
+  });
+
   it('csv: a header without loc is fatal and names the file', async () => {
     await rejectsWith(collect('nohead.csv', 'page,lastmod\nhttps://e.com/,2024\n', 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', /^nohead\.csv:1: CSV header has no "loc" column/, 'input/csv-header');
     await rejectsWith(collect('empty.csv', '', 'csv'), 'ERR_SITEMAP_INPUT_FORMAT', /^empty\.csv: empty CSV input/, 'input/csv-header');

@@ -3,12 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
 import { StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
+import { HttpCache } from '../../src/node/http/cache.js';
+import type { HttpBody } from '../../src/node/http/client.js';
 import { tempDir } from '../helpers/tmp.js';
 import { page, writeSite } from '../helpers/site.js';
 
@@ -156,4 +158,10 @@ test('writeFileAtomic: a symlink stays a link, its target replaced with the bits
   await Promise.all(texts.map((text) => writeFileAtomic(join(dir, 'one.txt'), text)));
   assert.ok(texts.includes(readFileSync(join(dir, 'one.txt'), 'utf8')));
   assert.deepEqual(readdirSync(dir).sort(), ['one.txt', 'shared', 'state.json']);
+});
+
+test('writeFileAtomic and the HTTP cache refuse a folder that cannot be made (/proc/nope) instead of spinning for ever in Node 20\'s recursive mkdir', { skip: existsSync('/proc/self') ? false : 'no /proc' }, async () => {
+  await assert.rejects(writeFileAtomic('/proc/nope/state', '{}'), { code: 'ERR_SITEMAP_WRITE', message: 'cannot write /proc/nope/state: no such file' });
+  const cached = new HttpCache('/proc/nope/cache').recording('https://e.com/', new Headers({ etag: '"1"' }), { cancel: async () => {} } as unknown as HttpBody);
+  await assert.rejects(cached.next(), { code: 'ENOENT' });
 });

@@ -5,8 +5,9 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureDirectory } from '../staged-output.js';
 import type { HttpBody } from './client.js';
 
 interface CachedDocument {
@@ -66,7 +67,7 @@ export class HttpCache {
     const temp = join(this.dir, `.${key}.${process.pid}.tmp`);
     let file: FileHandle;
     try {
-      await (this.ready ??= mkdir(this.dir, { recursive: true }));
+      await (this.ready ??= ensureDirectory(this.dir));
       file = await open(temp, 'w');
     } catch (error) {
       // Unread, the body would hold its connection, and the run, open for good.
