@@ -146,8 +146,8 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
     QUIET_SUMMARY,
   ],
   notes: 'Input: FILE or - (standard input); the format from the extension (.txt .csv .tsv .jsonl) or content.',
-  exit: `0 every entry written as given, 1 some lines were rejected or warned about,
-2 usage or fatal error, 130 or 143 stopped by SIGINT or SIGTERM.`,
+  exit: `0 every entry written as given (unknown columns only warned about), 1 some lines rejected
+or changed, 2 usage or fatal error, 130 or 143 stopped by SIGINT or SIGTERM.`,
   examples: [
     'sitemapkit generate urls.txt --base-url https://www.example.com/ --out public/',
     'sitemapkit generate pages.csv --base-url https://example.com/ --out dist --max-urls 10000',

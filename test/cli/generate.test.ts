@@ -129,6 +129,9 @@ test('JSON Lines input carries extensions', async () => {
   const result = await runCli(['generate', 'pages.jsonl', '--base-url', 'https://www.example.com/', '--out', 'out'], { cwd: dir });
   // An unknown field is treated as an unknown CSV column: one warning per file, ignored, the entry written.
   assert.equal(result.code, 0, result.stderr);
+  // ...and --help says so: it had promised exit 1 for anything warned about.
+  const help = await runCli(['generate', '--help'], { cwd: dir });
+  assert.match(help.stdout, /0 every entry written as given \(unknown columns only warned about\)/);
   assert.equal(result.stderr, 'pages.jsonl:3: warning input/unknown-field unknown field "lastMod" ignored (did you mean "lastmod"?); the entry model\'s fields are in README "JSON Lines input"; not reported again for this file\n');
   const xml = readFileSync(join(dir, 'out', 'sitemap.xml'), 'utf8');
   assert.deepEqual(locsOf(xml), ['https://www.example.com/p1', 'https://www.example.com/p2', 'https://www.example.com/p3']);
