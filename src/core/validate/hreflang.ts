@@ -318,9 +318,10 @@ class AlternateGraph {
   size = 0;
   /** Urls remembered (the cap's count). */
   urls = 0;
-  private records: Int32Array<ArrayBuffer>;
+  // Set by the constructor (FIRST_LENGTHS); `declare`: no undefined first, which would widen V8's type of the field.
+  declare private records: Int32Array<ArrayBuffer>;
   /** Pairs of hashes of alternate hrefs. */
-  private links: Int32Array<ArrayBuffer>;
+  declare private links: Int32Array<ArrayBuffer>;
   private linkCount = 0;
   /** The records with links to other pages, in document order. */
   private readonly linking: number[] = [];
@@ -331,7 +332,7 @@ class AlternateGraph {
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
   /** Lane pages (line, column, hash 1, hash 2), made records only if some page links to another (rare). */
-  private lanePages: Int32Array<ArrayBuffer>;
+  declare private lanePages: Int32Array<ArrayBuffer>;
   private lanePageCount = 0;
   /** (first record, first lane page, count) of each run. */
   private readonly laneRuns: number[] = [];
