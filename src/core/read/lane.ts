@@ -5,7 +5,8 @@
 // first element on. It reads ASCII only (a byte offset is then a string index), so a window of text
 // ends before its first non-ASCII character. One instance serves every reading (calls are
 // synchronous and leave only scratch memory); a validation has its own (createWithTable) for its
-// fingerprint table. test/core/{read,validate}/lane-entries.test.ts check it against the events.
+// fingerprint table, given back when it ends (release) for the next one: making one cost ~0.8 ms.
+// test/core/{read,validate}/lane-entries.test.ts check it against the events.
 
 import type { FingerprintSet } from '../fingerprint-table.js';
 import { CHANGEFREQS, type AlternateLink, type ImageEntry, type SitemapRef, type UrlEntry } from '../model.js';
@@ -158,6 +159,9 @@ function setProtocol(exports: LaneExports): void {
 }
 
 let shared: LaneInstance | null | undefined;
+/** An instance a lane gave back (Lane.release), for the next createWithTable; only one, unless its memory grew past SPARE_MOST_BYTES. */
+let spare: LaneInstance | undefined;
+const SPARE_MOST_BYTES = 16 << 20;
 
 /** The instance every reading shares, made on first use; null where WebAssembly is not available. */
 function sharedInstance(): LaneInstance | null {
@@ -257,6 +261,7 @@ export class Lane {
   /** The extension prefixes this lane reads (configure), as the instance keeps them: image, NUL, xhtml. */
   private prefixKey = '';
   private packedLines: Uint8Array = new Uint8Array(0);
+  private released = false;
 
   private constructor(lane: LaneInstance, tableCapacity: number) {
     this.lane = lane;
@@ -271,8 +276,19 @@ export class Lane {
 
   /** A lane with an instance of its own holding a fingerprint table of `capacity` slots (a power of two), for addSeen. */
   static createWithTable(capacity: number): Lane | undefined {
-    const lane = newInstance();
+    const lane = spare ?? newInstance();
+    spare = undefined;
     return lane === null ? undefined : new Lane(lane, capacity);
+  }
+
+  /** Gives a createWithTable lane's instance to the next one (its table is cleared then): this lane must not be used after. */
+  release(): void {
+    if (this.seen === undefined || this.released || this.lane.exports.memory.buffer.byteLength > SPARE_MOST_BYTES) return;
+    this.released = true;
+    // What the input area holds is known by the array it came from: the next owner's may be this one, changed.
+    this.lane.bytes = undefined;
+    this.lane.loaded = false;
+    spare = this.lane;
   }
 
   /** The records of the last scan, valid until the next; take them afresh after addSeen (memory growth detaches a view). */

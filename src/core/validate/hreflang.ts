@@ -114,6 +114,7 @@ export class HreflangChecker {
   /** Missing return links in document order, or `hreflang/not-checked`; `locs`: every loc's fingerprint, if known. */
   finish(locs?: FingerprintSet): Diagnostic[] {
     const diagnostics = this.notChecked !== undefined ? [this.notChecked] : (this.graph?.missingReturnLinks(locs) ?? []);
+    this.graph?.release();
     this.graph = undefined;
     this.notChecked = undefined;
     return diagnostics;
@@ -301,6 +302,14 @@ const MAX_LINKS_SCANNED = 32;
 /** Distinct hreflang values kept for hints; in a real sitemap there are a few dozen. */
 const MAX_LANGUAGES = 4_096;
 
+// The lengths of records, links and lanePages: room for 50,000 urls and a quarter more, and for four
+// alternates per url (only what is written is touched). Growing is rare, and V8 recompiles (deoptimizes)
+// a loop when it first takes a path it has not seen: starting small cost a cold validation ~10%.
+const FIRST_LENGTHS = [62_500 * FIELDS, 50_000 * 4 * 2, 50_000 * 4];
+/** A finished graph's arrays, for the next (HreflangChecker.finish): allocating them was most of a one-url validation's time. */
+let spareArrays: GraphArrays | undefined;
+type GraphArrays = [records: Int32Array<ArrayBuffer>, links: Int32Array<ArrayBuffer>, lanePages: Int32Array<ArrayBuffer>];
+
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
@@ -309,11 +318,10 @@ class AlternateGraph {
   size = 0;
   /** Urls remembered (the cap's count). */
   urls = 0;
-  // Room for 50,000 urls and a quarter more (only the pages written are touched): growing is rare,
-  // and V8 recompiles a loop when it first takes a path it has not seen.
-  private records = new Int32Array(62_500 * FIELDS);
-  /** Pairs of hashes of alternate hrefs, room for four per url (growing deoptimized its readers mid-file). */
-  private links = new Int32Array(50_000 * 4 * 2);
+  // Set by the constructor (FIRST_LENGTHS); `declare`: no undefined first, which would widen V8's type of the field.
+  declare private records: Int32Array<ArrayBuffer>;
+  /** Pairs of hashes of alternate hrefs. */
+  declare private links: Int32Array<ArrayBuffer>;
   private linkCount = 0;
   /** The records with links to other pages, in document order. */
   private readonly linking: number[] = [];
@@ -324,10 +332,21 @@ class AlternateGraph {
   private readonly languageIndex = new Map<string, number>();
   private readonly languages: string[] = [];
   /** Lane pages (line, column, hash 1, hash 2), made records only if some page links to another (rare). */
-  private lanePages = new Int32Array(50_000 * 4);
+  declare private lanePages: Int32Array<ArrayBuffer>;
   private lanePageCount = 0;
   /** (first record, first lane page, count) of each run. */
   private readonly laneRuns: number[] = [];
+
+  constructor() {
+    [this.records, this.links, this.lanePages] = spareArrays ?? (FIRST_LENGTHS.map((length) => new Int32Array(length)) as GraphArrays);
+    spareArrays = undefined;
+  }
+
+  /** Gives the arrays, unless grown, to the next graph: this one must not be used after. */
+  release(): void {
+    const arrays: GraphArrays = [this.records, this.links, this.lanePages];
+    if (arrays.every((array, k) => array.length === FIRST_LENGTHS[k])) spareArrays = arrays;
+  }
 
   /** Room for `more` records (grown here, before the loops that fill them). */
   private reserve(more: number): void {

@@ -328,6 +328,8 @@ export class SitemapValidation implements ReaderSink {
     // The lane's table holds every loc's comparableUrl fingerprint, as hreflang's checks, unless tracking stopped.
     const seen = this.lane?.seen;
     const late = this.hreflang.finish(seen !== undefined && seen.size < this.protocol.maxTracked ? seen : undefined);
+    // Nothing reads the lane after this: its instance serves the next validation.
+    this.lane?.release();
     for (let i = 0; i < late.length; i++) this.diagnostic(late[i] as Diagnostic);
     this.settle();
     const problem = documentProblem(this.format_, this.file);
