@@ -151,5 +151,7 @@ export async function readDocument(body: AsyncIterable<Uint8Array>, settings: Do
     onDiagnostic: (d) => sink.diagnostic(d),
     onFormat: (format) => sink.format(format),
   });
+  // The next document's reading takes its instance: making one was most of a small child's time.
+  lane?.release();
   return { format: summary.format, bytesDecompressed: summary.bytesDecompressed };
 }

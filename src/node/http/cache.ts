@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ioErrorReason } from '../io-errors.js';
 import { ensureDirectory } from '../staged-output.js';
 import type { HttpBody } from './client.js';
 
@@ -72,7 +73,7 @@ export class HttpCache {
     } catch (error) {
       // Unread, the body would hold its connection, and the run, open for good.
       await body.cancel();
-      throw error;
+      throw new Error(`the cache folder ${this.dir}: ${ioErrorReason(error)}`, { cause: error });
     }
     let bytes = 0;
     let complete = false;
