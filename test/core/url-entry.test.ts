@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UrlEntrySerializer, ALL_EXTENSIONS, NS_IMAGE, namespaceDeclarations } from '../../src/core/write/url-entry.js';
+import { UrlEntrySerializer, ALL_EXTENSIONS, namespaceDeclarations } from '../../src/core/write/url-entry.js';
 import { LIMITS_PROFILES, NS, type UrlEntry } from '../../src/core/model.js';
 import { InvalidValueError } from '../../src/core/errors.js';
 import { scopeOf } from '../../src/core/url.js';
@@ -86,8 +86,8 @@ test('scope: a loc outside the base URL is refused with the reason', () => {
 test('an extension namespace the root did not declare is declared on the element', () => {
   const xml = serializer.serialize({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg' }] }, 0);
   assert.ok(xml.includes(`<image:image xmlns:image="${NS.image}">`));
-  assert.equal(serializer.usedNamespaces, NS_IMAGE);
-  const declared = serializer.serialize({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg' }] }, NS_IMAGE);
+  assert.equal(namespaceDeclarations(serializer.usedNamespaces), ` xmlns:image="${NS.image}"`);
+  const declared = serializer.serialize({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg' }] }, serializer.usedNamespaces);
   assert.ok(declared.includes('<image:image><image:loc>'));
 });
 

@@ -14,7 +14,6 @@ import { DECIMAL, anyString, anyUri, decimalWithin, integerValue, type SimpleTyp
 /** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
 const EXTENSION_NAMESPACES: readonly string[] = Object.values(NS).filter((uri) => uri !== NS.sitemap);
 const namespaceBit = (ns: string): number => 1 << EXTENSION_NAMESPACES.indexOf(ns);
-export const NS_IMAGE = namespaceBit(NS.image);
 export const NS_NEWS = namespaceBit(NS.news);
 export const NS_XHTML = namespaceBit(NS.xhtml);
 export const ALL_EXTENSIONS = (1 << EXTENSION_NAMESPACES.length) - 1;
