@@ -67,6 +67,10 @@ test('invalid values are refused with a message naming the value', () => {
   refused({ loc: 'ftp://example.com/' }, 'loc/unsupported-scheme');
   refused({ loc: '/relative' }, 'loc/not-absolute');
   refused({ loc: 'https://example.com/' + 'a'.repeat(2048) }, 'loc/too-long');
+  // sitemap.xsd's tLoc has minLength 12: xmllint and validate refuse http://a.b/ (11); http://a.bc/ passes.
+  refused({ loc: 'HTTP://A.B' }, 'loc/too-short', '"http://a.b/" has 11 characters');
+  assert.ok(serializer.serialize({ loc: 'http://a.bc' }, 0).startsWith('<url><loc>http://a.bc/</loc>'));
+  assert.ok(serializer.serialize({ loc: 'http://a.bc/', images: [{ loc: 'http://a.b/' }] }, ALL_EXTENSIONS).includes('<image:loc>http://a.b/</image:loc>'));
   refused({ loc: 42 }, 'loc/invalid');
   refused(null, 'entry/invalid');
   refused({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg', caption: 'bell \u0007' }] }, 'image:caption/invalid-char', 'U+0007');
