@@ -8,7 +8,8 @@ import { CsvParser, csvHeader, csvRecordToEntry, httpDateToW3c, knownColumnOf, p
 import { parseJsonLine } from '../../src/core/input/jsonl.js';
 import { EntryPolicy, filterPath } from '../../src/core/input/entry-policy.js';
 import { InvalidValueError } from '../../src/core/errors.js';
-import type { UrlEntry } from '../../src/core/model.js';
+import { LIMITS_PROFILES, type UrlEntry } from '../../src/core/model.js';
+import { ALL_EXTENSIONS, UrlEntrySerializer } from '../../src/core/write/url-entry.js';
 
 type Event = ['record', string[], number] | ['error', string, number];
 
@@ -646,5 +647,27 @@ describe('EntryPolicy', () => {
     assert.equal(policy.replace(new InvalidValueError('loc/invalid', 'loc', 'x', 'bad loc'), entry, warn), undefined);
     const strict = new EntryPolicy({ now: NOW, strict: true });
     assert.equal(strict.replace(new InvalidValueError('lastmod/invalid', 'lastmod', 'y', 'bad'), { loc: '/a', lastmod: 'y' }, warn), undefined);
+  });
+
+  it('replace: an hreflang given twice drops the link the writer refused, not the language\'s first', () => {
+    const policy = new EntryPolicy({ now: NOW });
+    const { list, warn } = warnings();
+    const serializer = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current, baseUrl: 'https://example.com/' });
+    let entry: UrlEntry = { loc: '/p', alternates: [{ hreflang: 'en', href: '/a' }, { hreflang: 'de', href: '/de' }, { hreflang: 'en', href: '/b' }, { hreflang: 'EN', href: '/c' }, { hreflang: 'x-default', href: '/' }, { hreflang: 'x-default', href: '/' }] };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        serializer.serialize(entry, ALL_EXTENSIONS);
+        break;
+      } catch (error) {
+        assert.ok(error instanceof InvalidValueError && attempt < 5, String(error));
+        entry = policy.replace(error, entry, warn) as UrlEntry;
+      }
+    }
+    assert.deepEqual(entry.alternates, [{ hreflang: 'en', href: '/a' }, { hreflang: 'de', href: '/de' }, { hreflang: 'x-default', href: '/' }]);
+    assert.deepEqual(list.map(([code, message]) => `${code} ${/and "([^"]*)"/.exec(message)?.[1]}`), [
+      'hreflang/duplicate-language https://example.com/b',
+      'hreflang/duplicate-language https://example.com/c',
+      'hreflang/duplicate-x-default https://example.com/',
+    ]);
   });
 });

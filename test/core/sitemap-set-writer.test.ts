@@ -211,6 +211,7 @@ test('the index lists children with their lastmod and validates against siteinde
   assert.deepEqual(result.errors, []);
   const tooMany = Array.from({ length: 1001 }, (_, i) => ({ loc: `https://example.com/s${i}.xml` }));
   assert.throws(() => serializeSitemapIndex(tooMany, { limits: LIMITS_PROFILES.legacy }), { code: 'ERR_SITEMAP_LIMIT', rule: 'limits/too-many-sitemaps' });
+  assert.throws(() => serializeSitemapIndex([{ loc: 'http://a.b' }], { limits: LIMITS_PROFILES.current }), { code: 'ERR_SITEMAP_INVALID_VALUE', rule: 'loc/too-short' });
 });
 
 test('serializeSitemap yields one document as byte chunks', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UrlEntrySerializer, ALL_EXTENSIONS, NS_IMAGE, namespaceDeclarations } from '../../src/core/write/url-entry.js';
+import { UrlEntrySerializer, ALL_EXTENSIONS, namespaceDeclarations } from '../../src/core/write/url-entry.js';
 import { LIMITS_PROFILES, NS, type UrlEntry } from '../../src/core/model.js';
 import { InvalidValueError } from '../../src/core/errors.js';
 import { scopeOf } from '../../src/core/url.js';
@@ -67,6 +67,10 @@ test('invalid values are refused with a message naming the value', () => {
   refused({ loc: 'ftp://example.com/' }, 'loc/unsupported-scheme');
   refused({ loc: '/relative' }, 'loc/not-absolute');
   refused({ loc: 'https://example.com/' + 'a'.repeat(2048) }, 'loc/too-long');
+  // sitemap.xsd's tLoc has minLength 12: xmllint and validate refuse http://a.b/ (11); http://a.bc/ passes.
+  refused({ loc: 'HTTP://A.B' }, 'loc/too-short', '"http://a.b/" has 11 characters');
+  assert.ok(serializer.serialize({ loc: 'http://a.bc' }, 0).startsWith('<url><loc>http://a.bc/</loc>'));
+  assert.ok(serializer.serialize({ loc: 'http://a.bc/', images: [{ loc: 'http://a.b/' }] }, ALL_EXTENSIONS).includes('<image:loc>http://a.b/</image:loc>'));
   refused({ loc: 42 }, 'loc/invalid');
   refused(null, 'entry/invalid');
   refused({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg', caption: 'bell \u0007' }] }, 'image:caption/invalid-char', 'U+0007');
@@ -86,8 +90,8 @@ test('scope: a loc outside the base URL is refused with the reason', () => {
 test('an extension namespace the root did not declare is declared on the element', () => {
   const xml = serializer.serialize({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg' }] }, 0);
   assert.ok(xml.includes(`<image:image xmlns:image="${NS.image}">`));
-  assert.equal(serializer.usedNamespaces, NS_IMAGE);
-  const declared = serializer.serialize({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg' }] }, NS_IMAGE);
+  assert.equal(namespaceDeclarations(serializer.usedNamespaces), ` xmlns:image="${NS.image}"`);
+  const declared = serializer.serialize({ loc: 'https://example.com/', images: [{ loc: 'https://example.com/i.jpg' }] }, serializer.usedNamespaces);
   assert.ok(declared.includes('<image:image><image:loc>'));
 });
 

@@ -13,7 +13,7 @@
 
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { InvalidValueError, SitemapError, quoteValue } from '../errors.js';
-import { resolveEncodingLabel } from '../read/sniff.js';
+import { resolveEncodingLabel, sniffEncoding } from '../read/sniff.js';
 import { normalizeUrl } from '../url.js';
 import { isAsciiWhitespace, trimAsciiWhitespace } from '../ascii-whitespace.js';
 
@@ -703,9 +703,9 @@ export const HTML_PRESCAN_BYTES = 1024;
  * 20.18.3+ decodes its bytes 80–9F wrongly through `TextDecoder` without options: see read/sniff.ts).
  */
 export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES): string {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  // The XML reader's BOM rule on three bytes: a fourth would take FF FE 00 00 for UTF-32, which HTML reads as UTF-16LE.
+  const head = sniffEncoding(bytes.subarray(0, 3));
+  if (head.source === 'bom') return head.encoding;
   return new EncodingPrescan(bytes, Math.min(prescanBytes, bytes.length)).encoding ?? 'utf-8';
 }
 

@@ -126,8 +126,13 @@ export class EntryPolicy {
       return entry;
     }
     if (error.field === HREFLANG_FIELD && Array.isArray(entry.alternates)) {
-      const kept = entry.alternates.filter((a) => a === null || typeof a !== 'object' || a.hreflang !== error.value);
-      if (kept.length === entry.alternates.length) return undefined;
+      const links = entry.alternates;
+      // One given twice is refused at a later link of its language (url-entry.ts): that link goes, the language's first stays.
+      const language = error.rule.startsWith('hreflang/duplicate') ? String(error.value).toLowerCase() : undefined;
+      const first = links.findIndex((a) => String(a?.hreflang).toLowerCase() === language);
+      const dropped = links.findIndex((a, i) => i > first && a?.hreflang === error.value);
+      const kept = links.filter((a, i) => (language === undefined ? a?.hreflang !== error.value : i !== dropped));
+      if (kept.length === links.length) return undefined;
       const problem = typeof error.value === 'string' ? languageTagProblem(error.value) : undefined;
       const fix = problem?.fix !== undefined ? `: write ${problem.fix}` : '';
       warn(error.rule, `${error.message}${fix}; the URL is written without this alternate`);

@@ -5,9 +5,9 @@
 import { NS, type Limits, type SitemapRef } from '../model.js';
 import { SitemapError, plural } from '../errors.js';
 import { escapeXml } from '../xml/escape.js';
-import { normalizeUrl } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
 import { xmlDeclaration } from './sitemap-set-writer.js';
+import { normalizeLoc } from './url-entry.js';
 import { utf8Length } from './utf8.js';
 
 export interface SitemapIndexOptions {
@@ -24,7 +24,7 @@ export function serializeSitemapIndex(refs: Iterable<SitemapRef>, options: Sitem
     if (count > options.limits.maxSitemapsPerIndex) {
       throw new SitemapError('ERR_SITEMAP_LIMIT', `a sitemap index may list at most ${plural(options.limits.maxSitemapsPerIndex, 'sitemap')}`, 'limits/too-many-sitemaps');
     }
-    let xml = '<sitemap><loc>' + escapeXml(normalizeUrl(ref.loc, 'loc', undefined, options.limits.maxLocLength)) + '</loc>';
+    let xml = '<sitemap><loc>' + escapeXml(normalizeLoc(ref.loc, undefined, options.limits)) + '</loc>';
     if (ref.lastmod !== undefined && ref.lastmod !== null) xml += '<lastmod>' + toSitemapDate(ref.lastmod, 'lastmod').text + '</lastmod>';
     parts.push(xml + '</sitemap>\n');
   }

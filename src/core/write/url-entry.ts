@@ -5,7 +5,7 @@
 import { CHANGEFREQS, NS, type Changefreq, type DateInput, type Limits, type NewsEntry, type UrlEntry, type VideoEntry } from '../model.js';
 import { InvalidValueError, quoteValue } from '../errors.js';
 import { codePointName, escapeXml, escapeXmlAttribute, indexOfNonXmlChar } from '../xml/escape.js';
-import { normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
+import { MIN_URL_LENGTH, normalizeUrl, scopeViolation, type UrlScope } from '../url.js';
 import { toSitemapDate } from '../datetime.js';
 import { trimAsciiWhitespace } from '../ascii-whitespace.js';
 import { IMAGE, LINK, NEWS, URL_EXTENSIONS, VIDEO, YES_NO, isChangefreq, prefixOf, videoContentProblems, type ElementDecl, type ModelValue, type ValueFacets } from '../vocabulary.js';
@@ -14,7 +14,6 @@ import { DECIMAL, anyString, anyUri, decimalWithin, integerValue, type SimpleTyp
 /** The extension namespaces, in model.ts NS order: a piece of XML says which it uses by a bit each (image 1, video 2, news 4, xhtml 8). */
 const EXTENSION_NAMESPACES: readonly string[] = Object.values(NS).filter((uri) => uri !== NS.sitemap);
 const namespaceBit = (ns: string): number => 1 << EXTENSION_NAMESPACES.indexOf(ns);
-export const NS_IMAGE = namespaceBit(NS.image);
 export const NS_NEWS = namespaceBit(NS.news);
 export const NS_XHTML = namespaceBit(NS.xhtml);
 export const ALL_EXTENSIONS = (1 << EXTENSION_NAMESPACES.length) - 1;
@@ -26,6 +25,13 @@ export function namespaceDeclarations(mask: number): string {
     if ((mask & (1 << i)) !== 0) out += ` xmlns:${prefixOf(uri) as string}="${uri}"`;
   });
   return out;
+}
+
+/** A page's or a sitemap's `<loc>`, normalised; at least the 12 characters of sitemap.xsd's and siteindex.xsd's tLoc. */
+export function normalizeLoc(value: string, base: string | undefined, limits: Readonly<Limits>): string {
+  const url = normalizeUrl(value, 'loc', base, limits.maxLocLength);
+  if (url.length < MIN_URL_LENGTH) throw new InvalidValueError('loc/too-short', 'loc', value, `${quoteValue(url)} has ${url.length} characters; sitemap.xsd wants at least ${MIN_URL_LENGTH}`);
+  return url;
 }
 
 /** Google's rules for an extension entry beyond its schema, checked before it is written. */
@@ -167,7 +173,7 @@ export class UrlEntrySerializer {
     if (typeof value !== 'string') {
       throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be a string URL, got ${quoteValue(value)}`);
     }
-    const url = normalizeUrl(value, field, this.baseUrl, this.limits.maxLocLength);
+    const url = page ? normalizeLoc(value, this.baseUrl, this.limits) : normalizeUrl(value, field, this.baseUrl, this.limits.maxLocLength);
     if (page && this.scope !== undefined) {
       const reason = scopeViolation(url, this.scope);
       if (reason !== undefined) {

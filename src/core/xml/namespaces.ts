@@ -38,11 +38,6 @@ export class NamespaceScope {
   private readonly frames: number[] = [];
   private readonly cache = new Map<string, ResolvedName>();
 
-  /** Number of open frames. */
-  get depth(): number {
-    return this.frames.length;
-  }
-
   /** Open a frame for an element and apply its `xmlns` / `xmlns:p` attributes. */
   push(attributes: readonly XmlAttribute[]): void {
     this.frames.push(this.undoPrefix.length);

@@ -504,11 +504,6 @@ export class XmlTokenizer {
     this.maxName = positiveInteger(options.maxNameLength, DEFAULT_MAX_NAME_LENGTH, 'XmlTokenizer option maxNameLength');
   }
 
-  /** Number of open elements (including those nested beyond `maxDepth`). */
-  get depth(): number {
-    return this.names.length + this.overDepth;
-  }
-
   /** Push the next piece of decoded text, split anywhere. */
   write(chunk: string): void {
     if (typeof chunk !== 'string') {

@@ -608,6 +608,9 @@ describe('sniffHtmlEncoding', () => {
     assert.equal(sniffHtmlEncoding(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('<meta charset="iso-8859-2">')])), 'utf-8');
     assert.equal(sniffHtmlEncoding(new Uint8Array([0xfe, 0xff, 0, 0x3c])), 'utf-16be');
     assert.equal(sniffHtmlEncoding(new Uint8Array([0xff, 0xfe, 0x3c, 0])), 'utf-16le');
+    // WHATWG Encoding knows no UTF-32: FF FE 00 00 is UTF-16LE with a U+0000; a BOM alone is one too.
+    assert.equal(sniffHtmlEncoding(new Uint8Array([0xff, 0xfe, 0, 0])), 'utf-16le');
+    assert.equal(sniffHtmlEncoding(new Uint8Array([0xfe, 0xff])), 'utf-16be');
   });
 
   const cases: [html: string, encoding: string][] = [

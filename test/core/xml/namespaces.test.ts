@@ -16,8 +16,10 @@ function attrs(...pairs: [string, string][]): XmlAttribute[] {
 function resolveAll(xml: string): string[] {
   const scope = new NamespaceScope();
   const out: string[] = [];
+  let open = 0;
   const t = new XmlTokenizer({
     startTag(name, attributes) {
+      open++;
       scope.push(attributes);
       const r = scope.resolve(name);
       out.push(`${r.uri}|${r.local}`);
@@ -26,13 +28,16 @@ function resolveAll(xml: string): string[] {
         out.push(`@${ra.uri}|${ra.local}`);
       }
     },
-    endTag: () => scope.pop(),
+    endTag() {
+      open--;
+      scope.pop();
+    },
     text() {},
     diagnostic() {},
   });
   t.write(xml);
   t.end();
-  assert.equal(scope.depth, 0);
+  assert.equal(open, 0);
   return out;
 }
 
@@ -87,9 +92,11 @@ describe('NamespaceScope', () => {
     assert.equal(scope.lookup('q'), undefined);
     scope.pop();
     assert.equal(scope.resolve('a').uri, '');
-    assert.equal(scope.depth, 0);
     scope.pop(); // no open frame: no-op
-    assert.equal(scope.depth, 0);
+    scope.push(attrs(['xmlns', SM]));
+    assert.equal(scope.resolve('a').uri, SM);
+    scope.pop();
+    assert.equal(scope.resolve('a').uri, '');
   });
 
   it('ignores an empty prefix binding (xmlns:p="", an error in XML 1.0) as libxml2 does, and takes odd names as unprefixed', () => {

@@ -625,17 +625,6 @@ describe('XmlTokenizer: API misuse throws with a code', () => {
     assert.throws(() => inner.write('<r>'), { code: 'ERR_SITEMAP_API', message: /from inside a handler/ });
     assert.throws(() => inner.write('<r>'), { code: 'ERR_SITEMAP_API', message: /after a handler threw/ });
   });
-
-  it('exposes the current depth', () => {
-    const depths: number[] = [];
-    const t: XmlTokenizer = new XmlTokenizer({ ...noop, text: () => depths.push(t.depth) }, { maxDepth: 1 });
-    t.write('<a>1<b>');
-    assert.equal(t.depth, 2);
-    t.write('</b>2</a>');
-    assert.equal(t.depth, 0);
-    t.end();
-    assert.deepEqual(depths, [1, 1]);
-  });
 });
 
 // ---- characters XML forbids ----------------------------------------------------------------------
