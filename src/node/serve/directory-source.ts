@@ -63,11 +63,15 @@ interface Loaded {
   /** Bytes held in memory (0 for a file read from disk). */
   bytes: number;
   /** The open file a file read from disk is read through. */
-  handle?: FileHandle;
+  held?: Held;
 }
 
-/** How long a handle outlives its file's retirement: for the responses still reading it. */
-const HANDLE_LINGER_MS = 60_000;
+/** An open file, with the responses reading it: closed once the set no longer serves it and the last of them ends. */
+interface Held {
+  handle: FileHandle;
+  readers: number;
+  released: boolean;
+}
 
 interface LoadedSet {
   files: Map<string, Loaded>;
@@ -176,7 +180,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     reload,
     close() {
       stopFollowing();
-      for (const loaded of [...current.files.values(), ...[...retired.values()].map((old) => old.loaded)]) void loaded.handle?.close().catch(() => {});
+      for (const loaded of [...current.files.values(), ...[...retired.values()].map((old) => old.loaded)]) void loaded.held?.handle.close().catch(() => {});
     },
   };
 
@@ -236,7 +240,7 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     const changed = attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version;
     if (failure === undefined && !changed) return previous !== undefined && files.size === previous.files.size && [...files].every(([name, loaded]) => previous.files.get(name) === loaded) ? previous : { files, bytes: total, skipped };
     // Handles opened for this attempt: closed, as it does not become the set.
-    for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
+    for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded);
     if (failure !== undefined && !changed) throw failure.error;
   }
 }
@@ -333,8 +337,9 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     const lastModified = same ? previous.file.lastModified : Math.max(info.mtimeMs, info.ctimeMs);
     if (bytes.byteLength > room) {
       kept = true;
-      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(handle, info) };
-      return { version, bytes: 0, handle, file: name.endsWith('.gz') ? { lastModified, gzip: onDisk } : { lastModified, identity: onDisk } };
+      const held = { handle, readers: 0, released: false };
+      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(held, info) };
+      return { version, bytes: 0, held, file: name.endsWith('.gz') ? { lastModified, gzip: onDisk } : { lastModified, identity: onDisk } };
     }
     const representation = { body: bytes, etag };
     if (name.endsWith('.gz')) return { version, bytes: bytes.byteLength, file: { lastModified, gzip: representation } };
@@ -354,26 +359,36 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
  * The bytes of an open file, read as sent (positioned: streams share the handle). One written in place
  * since it was loaded is cut before its last bytes: never sent whole under the tag of other bytes.
  */
-function streamFrom(handle: FileHandle, loaded: Stats): ReadableStream<Uint8Array> {
+function streamFrom(held: Held, loaded: Stats): ReadableStream<Uint8Array> {
   const length = loaded.size;
   let position = 0;
+  let reading = true;
+  held.readers++;
+  const end = (): void => {
+    if (reading) held.readers--;
+    reading = false;
+    closeIdle(held);
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (position >= length) {
+      try {
+        if (position < length) {
+          const buffer = new Uint8Array(Math.min(64 * 1024, length - position));
+          const { bytesRead } = await held.handle.read(buffer, 0, buffer.byteLength, position);
+          // Its mtime, not its ctime: a file removed by a new set (and still served) has a new ctime.
+          const last = position + bytesRead >= length;
+          if (bytesRead === 0 || (last && (await held.handle.stat()).mtimeMs !== loaded.mtimeMs)) throw new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was changed while served');
+          position += bytesRead;
+          controller.enqueue(buffer.subarray(0, bytesRead));
+          if (!last) return;
+        }
         controller.close();
-        return;
+      } catch (error) {
+        controller.error(error);
       }
-      const buffer = new Uint8Array(Math.min(64 * 1024, length - position));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
-      // Its mtime, not its ctime: a file removed by a new set (and still served) has a new ctime.
-      const last = position + bytesRead >= length;
-      if (bytesRead === 0 || (last && (await handle.stat()).mtimeMs !== loaded.mtimeMs)) {
-        controller.error(new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was changed while served'));
-        return;
-      }
-      position += bytesRead;
-      controller.enqueue(buffer.subarray(0, bytesRead));
+      end();
     },
+    cancel: end,
   });
 }
 
@@ -390,13 +405,15 @@ function settled({ looks, ms }: Settle, name: string, info: Stats): boolean {
   return seen.version === version && now - seen.at >= ms;
 }
 
-/** A file no longer served: its handle, if any, closed once the responses under way have had time to read it. */
-function release(loaded: Loaded, afterMs = HANDLE_LINGER_MS): void {
-  const handle = loaded.handle;
-  if (handle === undefined) return;
-  const close = (): void => void handle.close().catch(() => {});
-  if (afterMs === 0) close();
-  else setTimeout(close, afterMs).unref();
+/** A file no longer served: its handle, if any, closed once no response reads it. */
+function release(loaded: Loaded): void {
+  if (loaded.held === undefined) return;
+  loaded.held.released = true;
+  closeIdle(loaded.held);
+}
+
+function closeIdle(held: Held): void {
+  if (held.readers === 0 && held.released) void held.handle.close().catch(() => {});
 }
 
 /** The set's files (the children of an index, else the entry file), their URL counts and newest lastmod, its first URLs. */

@@ -651,3 +651,26 @@ test('a child still being written in place (changed since the last look) is not 
   await until(() => bodyOf(source, 'c.xml') === whole);
   assert.equal(bodyOf(source, 'c.xml'), whole);
 });
+
+test('a response still reading a replaced file from disk is sent whole however long it takes: the handle is closed when the last response using it ends', async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
+  const old = Buffer.from(urlset('old').replace('<url>', `<url><loc>${BASE}${'x'.repeat(200_000)}</loc></url><url>`));
+  writeFileSync(join(dir, 'c.xml'), old);
+  // Room for the entry file only: c.xml is read from disk as it is sent.
+  const source = await openDirectorySource({ dir, baseUrl: BASE, maxBytes: 1, pollMs: 60_000 });
+  t.after(() => source.close());
+  const served = (source.file('c.xml') as SitemapFile).identity as { etag: string; stream(): ReadableStream<Uint8Array> };
+  const reader = served.stream().getReader();
+  const chunks = [(await reader.read()).value as Uint8Array];
+  writeFileSync(join(dir, 'next.xml'), urlset('new'));
+  renameSync(join(dir, 'next.xml'), join(dir, 'c.xml'));
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  await source.reload();
+  assert.notEqual((source.file('c.xml') as SitemapFile).identity?.etag, served.etag);
+  // Long after the replacement (the old code closed the handle a minute after it), the response reads on.
+  t.mock.timers.tick(3_600_000);
+  await new Promise((resolve) => setImmediate(resolve));
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+  assert.deepEqual(Buffer.concat(chunks), old);
+});
