@@ -4,6 +4,8 @@ import pg from 'pg';
 import { createSitemapHandler, liveSource, toNodeListener } from 'sitemapkit';
 
 const db = new pg.Pool({ query_timeout: 60_000 });
+// An idle connection cut (a restart, a failover) is an 'error' on the pool: unheard, it ends the process.
+db.on('error', (error) => console.error(`postgres: ${error.message}`));
 const baseUrl = 'https://www.example.com/';
 const source = liveSource({
   baseUrl,
