@@ -159,7 +159,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     const [folderVersion, files] = await look(failedFolder);
     if (files !== [...current.files.values()].map((loaded) => loaded.version).join(' ') && `${folderVersion} ${files}` !== failedVersion) await reload();
   };
-  const stopFollowing = follow(options.dir, (name) => current.files.has(name), pollMs, () => void reload(), () => void check());
+  const stopFollowing = follow(options.dir, (name) => current.files.has(name), pollMs, () => void reload(), check);
 
   // The page for people, made once per set when first asked for.
   const views = new WeakMap<LoadedSet, Promise<SetView>>();
@@ -197,7 +197,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
 }
 
 /** Calls `changed` when fs.watch tells of a file `followed`, and `poll` every `pollMs` (for what watching misses); returns the stop. */
-function follow(dir: string, followed: (name: string) => boolean, pollMs: number, changed: () => void, poll: () => void): () => void {
+function follow(dir: string, followed: (name: string) => boolean, pollMs: number, changed: () => void, poll: () => Promise<void>): () => void {
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dir, { persistent: false }, (_event, filename) => {
@@ -207,10 +207,13 @@ function follow(dir: string, followed: (name: string) => boolean, pollMs: number
   } catch {
     // No watching here: the poll alone follows the set.
   }
-  const timer = setInterval(poll, pollMs);
-  timer.unref();
+  // The next poll `pollMs` after the last ended: polls of a large set or a slow disk never pile up.
+  let timer: NodeJS.Timeout | undefined;
+  const again = (): void => void (timer = setTimeout(() => void poll().finally(() => timer && again()), pollMs).unref());
+  again();
   return () => {
-    clearInterval(timer);
+    clearTimeout(timer);
+    timer = undefined;
     watcher?.close();
   };
 }

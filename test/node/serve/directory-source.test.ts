@@ -674,3 +674,28 @@ test('a response still reading a replaced file from disk is sent whole however l
   for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
   assert.deepEqual(Buffer.concat(chunks), old);
 });
+
+test('a poll slower than pollMs (a large set, a slow disk) is not overlapped by the next: looks never pile up', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const { stat } = fsPromises;
+  let looking = 0;
+  let most = 0;
+  // Each look at the entry file takes 100 ms: ten polls' time.
+  fsPromises.stat = (async (path: string, ...rest: []) => {
+    if (String(path) !== join(dir, 'sitemap.xml')) return stat(path, ...rest);
+    most = Math.max(most, ++looking);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    looking--;
+    return stat(path, ...rest);
+  }) as typeof stat;
+  syncBuiltinESMExports();
+  t.after(() => {
+    fsPromises.stat = stat;
+    syncBuiltinESMExports();
+  });
+  const source = await openDirectorySource({ dir, pollMs: 10 });
+  t.after(() => source.close());
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  assert.equal(most, 1);
+});
