@@ -67,11 +67,7 @@ interface Loaded {
 }
 
 /** An open file, with the responses reading it: closed once the set no longer serves it and the last of them ends. */
-interface Held {
-  handle: FileHandle;
-  readers: number;
-  released: boolean;
-}
+type Held = { handle: FileHandle; readers: number; released: boolean };
 
 interface LoadedSet {
   files: Map<string, Loaded>;
@@ -92,8 +88,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const childBase = options.baseUrl === undefined ? undefined : scopeOf(options.baseUrl).prefix;
   const pollMs = options.pollMs ?? 1000;
   // The version of each child last seen, and since when: one rewritten in place is loaded once it stops changing.
-  const looks = new Map<string, { version: string; at: number }>();
-  const settle = { looks, ms: pollMs / 2 };
+  const settle: Settle = { looks: new Map(), ms: pollMs / 2 };
   let current = await loadSet(options.dir, entryName, childBase, undefined, maxBytes, settle);
   // Children of earlier sets, with the time until which they are served.
   const retired = new Map<string, { loaded: Loaded; until: number }>();
@@ -139,7 +134,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
             retired.delete(name);
           }
           current = next;
-          for (const name of looks.keys()) if (!next.files.has(name)) looks.delete(name);
+          for (const name of settle.looks.keys()) if (!next.files.has(name)) settle.looks.delete(name);
           pruneRetired(retired, now, maxBytes - current.bytes);
           tell({ loaded: [...current.files.keys()] });
         } catch (error) {
@@ -302,10 +297,7 @@ async function childPath(dir: string, top: ReadonlySet<string>, given: string, c
 }
 
 /** The versions of the children last seen (name → version, since when), and how long one rewritten in place must stay unchanged. */
-interface Settle {
-  looks: Map<string, { version: string; at: number }>;
-  ms: number;
-}
+type Settle = { looks: Map<string, { version: string; at: number }>; ms: number };
 
 /** Reads one file of the set (never through a symlink); one that does not fit in `room` is read when sent; a child rewritten in place once it `settle`s. */
 async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity, settle?: Settle): Promise<Loaded> {
