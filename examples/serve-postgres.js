@@ -3,15 +3,15 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { createSitemapHandler, liveSource, toNodeListener } from 'sitemapkit';
 
-const db = new pg.Pool({ query_timeout: 60_000 });
+const db = new pg.Pool({ query_timeout: 60_000 }).on('error', console.error);
 const baseUrl = 'https://www.example.com/';
 const source = liveSource({
   baseUrl,
   count: async () => (await db.query('SELECT count(*)::int AS n FROM products')).rows[0].n,
-  // A child a page: after the previous child's last id once known (keyset), else by OFFSET.
+  // A child a page: keyset once the child before is known, else OFFSET.
   range: async ({ offset, limit, after }) =>
     (await db.query('SELECT id, slug, updated_at FROM products WHERE id > $1 ORDER BY id OFFSET $2 LIMIT $3', [after?.id ?? 0, after ? 0 : offset, limit]))
       .rows.map((row) => ({ id: row.id, loc: `${baseUrl}p/${row.slug}`, lastmod: row.updated_at })),
-  onError: (error, name) => console.error(`${name}: ${error.message}`),
+  onError: (error, name) => console.error(name, error.message),
 });
 createServer(toNodeListener(createSitemapHandler({ baseUrl, source }))).listen(process.env.PORT ?? 8080);

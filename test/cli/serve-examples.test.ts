@@ -87,4 +87,12 @@ test('examples/serve-postgres.js: a set of 120,000 rows made on request from Pos
   assert.equal(second.headers.get('content-encoding'), 'gzip');
   const rows = locs(await second.text());
   assert.deepEqual([rows.length, rows[0], rows.at(-1)], [50_000, `${BASE}p/item-50001`, `${BASE}p/item-100000`]);
+  // The pool's idle connections cut (a restart, a failover, an idle timeout): the example goes on serving.
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  const { rowCount } = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'");
+  await admin.end();
+  assert.ok((rowCount ?? 0) > 0);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal((await fetch(url)).status, 200);
 });

@@ -1,8 +1,8 @@
 // A set in a directory as a serve source: only the entry file and the files it names, held in memory
 // (beyond `maxBytes`, read through a handle opened at load, so the bytes stay those tagged). Sets are
-// committed by renaming the entry file last (staged-output.ts): its change loads the new set, which
-// replaces the old in one assignment so no answer mixes two. Old children stay served for a grace
-// period: crawlers fetch children long after the index.
+// committed by renaming the entry file last (staged-output.ts); a change to any file of the set loads
+// it again, and the new set replaces the old in one assignment so no answer mixes two. Old children
+// stay served for a grace period: crawlers fetch children long after the index.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
@@ -29,7 +29,7 @@ export interface DirectorySourceOptions {
   graceMs?: number;
   /** Bytes of files held in memory at most, the old sets' children included (default 512 MiB); the others are read from disk when asked for. */
   maxBytes?: number;
-  /** How often the entry file is checked when no change was notified, in milliseconds (default 1000). */
+  /** How often the set's files are checked when no change was notified, in milliseconds (default 1000); a child rewritten in place is loaded once unchanged at two looks half this apart. */
   pollMs?: number;
   /** URLs listed on the page for people (default 10,000; every URL is counted). */
   pageUrls?: number;
@@ -44,7 +44,7 @@ export interface DirectorySource extends SitemapSource {
   readonly names: readonly string[];
   /** The children the current set's index lists that are not served, with why. */
   readonly skipped: readonly Skipped[];
-  /** Loads the set again now (what a change of the entry file does); resolves once the new set is served. */
+  /** Loads the set again now (what a change of one of its files does); resolves once the new set is served, or the old one kept. */
   reload(): Promise<void>;
   /** Stops following the directory. */
   close(): void;
@@ -63,14 +63,13 @@ interface Loaded {
   /** Bytes held in memory (0 for a file read from disk). */
   bytes: number;
   /** The open file a file read from disk is read through. */
-  handle?: FileHandle;
+  held?: Held;
 }
 
-/** How long a handle outlives its file's retirement: for the responses still reading it. */
-const HANDLE_LINGER_MS = 60_000;
+/** An open file, with the responses reading it: closed once the set no longer serves it and the last of them ends. */
+type Held = { handle: FileHandle; readers: number; released: boolean };
 
 interface LoadedSet {
-  entryVersion: string;
   files: Map<string, Loaded>;
   /** Bytes its files hold in memory. */
   bytes: number;
@@ -87,14 +86,22 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const graceMs = options.graceMs ?? 3_600_000;
   const maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
   const childBase = options.baseUrl === undefined ? undefined : scopeOf(options.baseUrl).prefix;
-  let current = await loadSet(options.dir, entryName, childBase, undefined, maxBytes);
+  const pollMs = options.pollMs ?? 1000;
+  // The version of each child last seen, and since when: one rewritten in place is loaded once it stops changing.
+  const settle: Settle = { looks: new Map(), ms: pollMs / 2 };
+  let current = await loadSet(options.dir, entryName, childBase, undefined, maxBytes, settle);
   // Children of earlier sets, with the time until which they are served.
   const retired = new Map<string, { loaded: Loaded; until: number }>();
 
   let pending: Promise<void> | undefined;
-  /** The entry file's and the folder's versions when loading last failed (the folder of the file that failed): reported once per pair. */
+  /** The versions of the set's files and of a folder (that of the file that failed) when loading last failed: reported once per versions. */
   let failedVersion: string | undefined;
-  let failedFolder = options.dir;
+  let failedFolder = '.';
+  /** The versions on disk of `folder` (in `dir`) and of the current set's files. */
+  const look = async (folder: string): Promise<[string, string]> => {
+    const [folderVersion, ...files] = await Promise.all([folder, ...current.files.keys()].map((name) => versionAt(join(options.dir, name))));
+    return [folderVersion as string, files.join(' ')];
+  };
   let again = false;
   const tell = (event: Parameters<NonNullable<DirectorySourceOptions['onChange']>>[0]): void => {
     try {
@@ -111,11 +118,11 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     pending = (async () => {
       do {
         again = false;
-        // The entry file's and the folder's versions before the load: a change since (a named child arriving late) is worth another attempt.
-        const before = `${await versionAt(join(options.dir, entryName))} ${await versionAt(options.dir)}`;
+        // The versions before the load: a change since (a named child arriving late) is worth another attempt.
+        const [dirVersion, files] = await look('.');
         try {
-          const next = await loadSet(options.dir, entryName, childBase, current, maxBytes);
-          if (next.entryVersion === current.entryVersion) continue;
+          const next = await loadSet(options.dir, entryName, childBase, current, maxBytes, settle);
+          if (next === current) continue;
           const now = Date.now();
           for (const [name, loaded] of current.files) {
             if (name !== entryName && !next.files.has(name)) retired.set(name, { loaded, until: now + graceMs });
@@ -127,12 +134,14 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
             retired.delete(name);
           }
           current = next;
+          for (const name of settle.looks.keys()) if (!next.files.has(name)) settle.looks.delete(name);
           pruneRetired(retired, now, maxBytes - current.bytes);
           tell({ loaded: [...current.files.keys()] });
         } catch (error) {
-          // Reported once per version of the entry file and of the folder (a child's subfolder), not at every poll.
-          ({ folder: failedFolder = options.dir, version: failedVersion = before } = error as { folder?: string; version?: string });
-          tell({ error: error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${options.dir}: ${ioErrorReason(error)}`) });
+          // Reported once per version of the set's files and of the folder (a child's subfolder), not at every poll; a child being written is looked at again.
+          const { folder = '.', version = dirVersion, settling = false } = error as { folder?: string; version?: string; settling?: boolean };
+          [failedFolder, failedVersion] = [folder, settling ? undefined : `${version} ${files}`];
+          if (!settling) tell({ error: error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${options.dir}: ${ioErrorReason(error)}`) });
         }
       } while (again);
     })().finally(() => {
@@ -142,10 +151,10 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   };
 
   const check = async (): Promise<void> => {
-    const version = await versionAt(join(options.dir, entryName));
-    if (version !== current.entryVersion && `${version} ${await versionAt(failedFolder)}` !== failedVersion) await reload();
+    const [folderVersion, files] = await look(failedFolder);
+    if (files !== [...current.files.values()].map((loaded) => loaded.version).join(' ') && `${folderVersion} ${files}` !== failedVersion) await reload();
   };
-  const stopFollowing = follow(options.dir, entryName, options.pollMs ?? 1000, () => void reload(), () => void check());
+  const stopFollowing = follow(options.dir, (name) => current.files.has(name), pollMs, () => void reload(), check);
 
   // The page for people, made once per set when first asked for.
   const views = new WeakMap<LoadedSet, Promise<SetView>>();
@@ -166,7 +175,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     reload,
     close() {
       stopFollowing();
-      for (const loaded of [...current.files.values(), ...[...retired.values()].map((old) => old.loaded)]) void loaded.handle?.close().catch(() => {});
+      for (const loaded of [...current.files.values(), ...[...retired.values()].map((old) => old.loaded)]) void loaded.held?.handle.close().catch(() => {});
     },
   };
 
@@ -182,30 +191,32 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   }
 }
 
-/** Calls `changed` on fs.watch, and `poll` every `pollMs` where watching does not work; returns the stop. */
-function follow(dir: string, entryName: string, pollMs: number, changed: () => void, poll: () => void): () => void {
+/** Calls `changed` when fs.watch tells of a file `followed`, and `poll` every `pollMs` (for what watching misses); returns the stop. */
+function follow(dir: string, followed: (name: string) => boolean, pollMs: number, changed: () => void, poll: () => Promise<void>): () => void {
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dir, { persistent: false }, (_event, filename) => {
-      if (filename === null || filename === entryName) changed();
+      if (filename === null || followed(filename)) changed();
     });
     watcher.on('error', () => watcher?.close());
   } catch {
     // No watching here: the poll alone follows the set.
   }
-  const timer = setInterval(poll, pollMs);
-  timer.unref();
+  // The next poll `pollMs` after the last ended: polls of a large set or a slow disk never pile up.
+  let timer: NodeJS.Timeout | undefined;
+  const again = (): void => void (timer = setTimeout(() => void poll().finally(() => timer && again()), pollMs).unref());
+  again();
   return () => {
-    clearInterval(timer);
+    clearTimeout(timer);
+    timer = undefined;
     watcher?.close();
   };
 }
 
-/** Loads the entry file and the files it names (unchanged ones from `previous`), again if it changes meanwhile. */
-async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number): Promise<LoadedSet> {
+/** Loads the entry file and the files it names (unchanged ones from `previous`, which is returned if all are), again if the entry changes meanwhile. */
+async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number, settle: Settle): Promise<LoadedSet> {
   for (let attempt = 0; ; attempt++) {
     const entry = await loadFile(dir, entryName, previous?.files.get(entryName));
-    if (previous !== undefined && entry.version === previous.entryVersion) return previous;
     const files = new Map<string, Loaded>([[entryName, entry]]);
     let total = entry.bytes;
     let failure: { error: unknown } | undefined;
@@ -213,10 +224,10 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
     try {
       for (const [name, loc] of await childNames(dir, entry.file, entryName, childBase, skipped)) {
         // With its folder and the versions before the child was opened: a change since (a file added there) is worth another attempt.
-        const folder = dirname(join(dir, name));
-        const version = folder === dir ? undefined : `${entry.version} ${await versionAt(folder)}`;
-        const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total).catch((error: SitemapError) => {
-          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder, version });
+        const folder = dirname(name);
+        const version = folder === '.' ? undefined : await versionAt(join(dir, folder));
+        const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total, settle).catch((error: SitemapError & { settling?: boolean }) => {
+          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder, version, settling: error.settling });
         });
         total += child.bytes;
         files.set(name, child);
@@ -225,9 +236,9 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
       failure = { error };
     }
     const changed = attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version;
-    if (failure === undefined && !changed) return { entryVersion: entry.version, files, bytes: total, skipped };
+    if (failure === undefined && !changed) return previous !== undefined && files.size === previous.files.size && [...files].every(([name, loaded]) => previous.files.get(name) === loaded) ? previous : { files, bytes: total, skipped };
     // Handles opened for this attempt: closed, as it does not become the set.
-    for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded, 0);
+    for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded);
     if (failure !== undefined && !changed) throw failure.error;
   }
 }
@@ -285,8 +296,11 @@ async function childPath(dir: string, top: ReadonlySet<string>, given: string, c
   return inFolder;
 }
 
-/** Reads one file of the set (never through a symlink); one that does not fit in `room` is read when sent. */
-async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity): Promise<Loaded> {
+/** The versions of the children last seen (name → version, since when), and how long one rewritten in place must stay unchanged. */
+type Settle = { looks: Map<string, { version: string; at: number }>; ms: number };
+
+/** Reads one file of the set (never through a symlink); one that does not fit in `room` is read when sent; a child rewritten in place once it `settle`s. */
+async function loadFile(dir: string, name: string, previous: Loaded | undefined, room = Infinity, settle?: Settle): Promise<Loaded> {
   let handle: FileHandle;
   try {
     // O_NOFOLLOW guards the file only: each folder on its path is checked not to be a symlink.
@@ -304,6 +318,7 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     if (!info.isFile()) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is not a regular file`);
     const version = versionOf(info);
     if (previous !== undefined && previous.version === version) return previous;
+    if (settle !== undefined && !settled(settle, name, info)) throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is being written`), { settling: true });
     const read = await handle.readFile();
     // Written in place while it was read (a copy over it): the bytes may be a mix of two versions.
     if (versionOf(await handle.stat()) !== version) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} was written to while it was read`);
@@ -317,8 +332,9 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     const lastModified = same ? previous.file.lastModified : Math.max(info.mtimeMs, info.ctimeMs);
     if (bytes.byteLength > room) {
       kept = true;
-      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(handle, info) };
-      return { version, bytes: 0, handle, file: name.endsWith('.gz') ? { lastModified, gzip: onDisk } : { lastModified, identity: onDisk } };
+      const held = { handle, readers: 0, released: false };
+      const onDisk = { etag, length: bytes.byteLength, stream: () => streamFrom(held, info) };
+      return { version, bytes: 0, held, file: name.endsWith('.gz') ? { lastModified, gzip: onDisk } : { lastModified, identity: onDisk } };
     }
     const representation = { body: bytes, etag };
     if (name.endsWith('.gz')) return { version, bytes: bytes.byteLength, file: { lastModified, gzip: representation } };
@@ -338,36 +354,61 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
  * The bytes of an open file, read as sent (positioned: streams share the handle). One written in place
  * since it was loaded is cut before its last bytes: never sent whole under the tag of other bytes.
  */
-function streamFrom(handle: FileHandle, loaded: Stats): ReadableStream<Uint8Array> {
+function streamFrom(held: Held, loaded: Stats): ReadableStream<Uint8Array> {
   const length = loaded.size;
   let position = 0;
+  let reading = true;
+  held.readers++;
+  const end = (): void => {
+    if (reading) held.readers--;
+    reading = false;
+    closeIdle(held);
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (position >= length) {
+      try {
+        if (position < length) {
+          const buffer = new Uint8Array(Math.min(64 * 1024, length - position));
+          const { bytesRead } = await held.handle.read(buffer, 0, buffer.byteLength, position);
+          // Its mtime, not its ctime: a file removed by a new set (and still served) has a new ctime.
+          const last = position + bytesRead >= length;
+          if (bytesRead === 0 || (last && (await held.handle.stat()).mtimeMs !== loaded.mtimeMs)) throw new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was changed while served');
+          position += bytesRead;
+          controller.enqueue(buffer.subarray(0, bytesRead));
+          if (!last) return;
+        }
         controller.close();
-        return;
+      } catch (error) {
+        controller.error(error);
       }
-      const buffer = new Uint8Array(Math.min(64 * 1024, length - position));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
-      // Its mtime, not its ctime: a file removed by a new set (and still served) has a new ctime.
-      const last = position + bytesRead >= length;
-      if (bytesRead === 0 || (last && (await handle.stat()).mtimeMs !== loaded.mtimeMs)) {
-        controller.error(new SitemapError('ERR_SITEMAP_SERVE', 'a file of the set was changed while served'));
-        return;
-      }
-      position += bytesRead;
-      controller.enqueue(buffer.subarray(0, bytesRead));
+      end();
     },
+    cancel: end,
   });
 }
 
-/** A file no longer served: its handle, if any, closed once the responses under way have had time to read it. */
-function release(loaded: Loaded, afterMs = HANDLE_LINGER_MS): void {
-  const handle = loaded.handle;
-  if (handle === undefined) return;
-  const close = (): void => void handle.close().catch(() => {});
-  if (afterMs === 0) close();
-  else setTimeout(close, afterMs).unref();
+/**
+ * Whether a child's version is whole enough to load: one first seen, or renamed into place (a new file), is; one rewritten
+ * in place (the same file, other size or times than last seen) is once seen unchanged for `settle.ms`.
+ */
+function settled({ looks, ms }: Settle, name: string, info: Stats): boolean {
+  const version = versionOf(info);
+  const seen = looks.get(name);
+  const now = Date.now();
+  if (seen?.version !== version) looks.set(name, { version, at: now });
+  if (seen === undefined || !seen.version.startsWith(`${info.dev}:${info.ino}:`)) return true;
+  return seen.version === version && now - seen.at >= ms;
+}
+
+/** A file no longer served: its handle, if any, closed once no response reads it. */
+function release(loaded: Loaded): void {
+  if (loaded.held === undefined) return;
+  loaded.held.released = true;
+  closeIdle(loaded.held);
+}
+
+function closeIdle(held: Held): void {
+  if (held.readers === 0 && held.released) void held.handle.close().catch(() => {});
 }
 
 /** The set's files (the children of an index, else the entry file), their URL counts and newest lastmod, its first URLs. */

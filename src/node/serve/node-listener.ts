@@ -119,7 +119,8 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
 
 function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse): void {
   const readable = Readable.fromWeb(body);
-  readable.on('error', () => response.destroy());
+  // A body cut short resets the connection: a close alone is the end of an HTTP/1.0 body (RFC 9112 §6.3), a whole-looking one. TLS has no reset.
+  readable.on('error', () => (response.socket === null || 'encrypted' in response.socket ? response.destroy() : response.socket.resetAndDestroy()));
   // A client gone before the end: stop reading (and decompressing) the body.
   response.on('close', () => readable.destroy());
   readable.pipe(response);

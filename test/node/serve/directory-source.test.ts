@@ -9,7 +9,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createSitemapHandler } from '../../../src/core/serve/handler.js';
+import { createSitemapHandler, type SitemapFile } from '../../../src/core/serve/handler.js';
 import { openDirectorySource, type DirectorySource } from '../../../src/node/serve/directory-source.js';
 import { toNodeListener } from '../../../src/node/serve/node-listener.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -595,4 +595,107 @@ test('an onChange that throws changes nothing served: the new set is loaded, no 
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.deepEqual(problems, []);
   assert.notDeepEqual(source.names, before);
+});
+
+const urlset = (path: string): string => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${BASE}${path}</loc></url></urlset>`;
+const indexOf = (...names: string[]): string => `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${names.map((name) => `<sitemap><loc>${BASE}${name}</loc></sitemap>`).join('')}</sitemapindex>`;
+const bodyOf = (source: DirectorySource, name: string): string | undefined => {
+  const identity = (source.file(name) as SitemapFile | undefined)?.identity;
+  return identity !== undefined && 'body' in identity ? Buffer.from(identity.body).toString() : undefined;
+};
+const until = async (done: () => boolean, ms = 3000): Promise<void> => {
+  for (const deadline = Date.now() + ms; !done() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 25));
+};
+
+test('a child rewritten in place (its entry file untouched) is followed: the poll notices it and the set reloads', async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
+  writeFileSync(join(dir, 'c.xml'), urlset('old'));
+  const source = await openDirectorySource({ dir, baseUrl: BASE, pollMs: 50 });
+  t.after(() => source.close());
+  writeFileSync(join(dir, 'c.xml'), urlset('new/page'));
+  await until(() => bodyOf(source, 'c.xml') === urlset('new/page'));
+  assert.equal(bodyOf(source, 'c.xml'), urlset('new/page'));
+});
+
+test('a named child copied in two writes after its entry file is served whole once the second write lands, not cut at the first', async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('a.xml'));
+  writeFileSync(join(dir, 'a.xml'), urlset('a'));
+  const source = await openDirectorySource({ dir, baseUrl: BASE, pollMs: 50, onChange: () => {} });
+  t.after(() => source.close());
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('a.xml', 'c.xml'));
+  await source.reload();
+  const whole = urlset('c/a-page-long-enough-to-cut-in-two');
+  writeFileSync(join(dir, 'c.xml'), whole.slice(0, 60));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  writeFileSync(join(dir, 'c.xml'), whole.slice(60), { flag: 'a' });
+  await until(() => bodyOf(source, 'c.xml') === whole);
+  assert.equal(bodyOf(source, 'c.xml'), whole);
+});
+
+test('a child still being written in place (changed since the last look) is not committed until it settles; the old bytes are served meanwhile', async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
+  writeFileSync(join(dir, 'c.xml'), urlset('old'));
+  hookFs(t, () => {});
+  const source = await openDirectorySource({ dir, baseUrl: BASE, pollMs: 400 });
+  t.after(() => source.close());
+  const whole = urlset('new/a-page-long-enough-to-cut-in-two');
+  writeFileSync(join(dir, 'c.xml'), whole.slice(0, 60));
+  await source.reload();
+  assert.equal(bodyOf(source, 'c.xml'), urlset('old'));
+  writeFileSync(join(dir, 'c.xml'), whole.slice(60), { flag: 'a' });
+  await source.reload();
+  assert.equal(bodyOf(source, 'c.xml'), urlset('old'));
+  await until(() => bodyOf(source, 'c.xml') === whole);
+  assert.equal(bodyOf(source, 'c.xml'), whole);
+});
+
+test('a response still reading a replaced file from disk is sent whole however long it takes: the handle is closed when the last response using it ends', async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
+  const old = Buffer.from(urlset('old').replace('<url>', `<url><loc>${BASE}${'x'.repeat(200_000)}</loc></url><url>`));
+  writeFileSync(join(dir, 'c.xml'), old);
+  // Room for the entry file only: c.xml is read from disk as it is sent.
+  const source = await openDirectorySource({ dir, baseUrl: BASE, maxBytes: 1, pollMs: 60_000 });
+  t.after(() => source.close());
+  const served = (source.file('c.xml') as SitemapFile).identity as { etag: string; stream(): ReadableStream<Uint8Array> };
+  const reader = served.stream().getReader();
+  const chunks = [(await reader.read()).value as Uint8Array];
+  writeFileSync(join(dir, 'next.xml'), urlset('new'));
+  renameSync(join(dir, 'next.xml'), join(dir, 'c.xml'));
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  await source.reload();
+  assert.notEqual((source.file('c.xml') as SitemapFile).identity?.etag, served.etag);
+  // Long after the replacement (the old code closed the handle a minute after it), the response reads on.
+  t.mock.timers.tick(3_600_000);
+  await new Promise((resolve) => setImmediate(resolve));
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+  assert.deepEqual(Buffer.concat(chunks), old);
+});
+
+test('a poll slower than pollMs (a large set, a slow disk) is not overlapped by the next: looks never pile up', async (t) => {
+  const dir = tempDir();
+  await writeSet(dir, 'a');
+  const { stat } = fsPromises;
+  let looking = 0;
+  let most = 0;
+  // Each look at the entry file takes 100 ms: ten polls' time.
+  fsPromises.stat = (async (path: string, ...rest: []) => {
+    if (String(path) !== join(dir, 'sitemap.xml')) return stat(path, ...rest);
+    most = Math.max(most, ++looking);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    looking--;
+    return stat(path, ...rest);
+  }) as typeof stat;
+  syncBuiltinESMExports();
+  t.after(() => {
+    fsPromises.stat = stat;
+    syncBuiltinESMExports();
+  });
+  const source = await openDirectorySource({ dir, pollMs: 10 });
+  t.after(() => source.close());
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  assert.equal(most, 1);
 });

@@ -1,5 +1,6 @@
 // A live source through toNodeListener on a real node:http server: answers that come asynchronously.
 import { test } from 'node:test';
+import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { createSitemapHandler } from '../../../src/core/serve/handler.js';
 import { liveSource } from '../../../src/core/serve/live-source.js';
@@ -53,5 +54,31 @@ test('a large body is written in pieces as the socket drains, byte for byte, to 
   for (const answer of answers) {
     assert.equal(answer.headers.get('content-length'), String(body.length));
     assert.deepEqual(new Uint8Array(await answer.arrayBuffer()), body);
+  }
+});
+
+test('a body that fails once sent in part resets the connection: an HTTP/1.0 client (no chunks, the end is the close) never sees a clean end', async (t) => {
+  const stream = (): ReadableStream<Uint8Array> => {
+    let sent = 0;
+    return new ReadableStream({
+      // The database lost once the bytes sent are out (the client has read them all).
+      async pull(controller) {
+        if (sent++ < 4) controller.enqueue(new Uint8Array(64 * 1024));
+        else await new Promise((resolve) => setTimeout(resolve, 100)).then(() => controller.error(new Error('database gone')));
+      },
+    });
+  };
+  const source = { file: (name: string) => (name === 'cut.xml.gz' ? { lastModified: 0, gzip: { stream } } : undefined) };
+  const server = await listen(toNodeListener(createSitemapHandler({ source })));
+  t.after(() => server.close());
+  for (const version of ['1.0', '1.1']) {
+    const ending = await new Promise<string>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1');
+      socket.on('data', () => {});
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      socket.on('end', () => resolve('clean end'));
+      socket.write(`GET /cut.xml.gz HTTP/${version}\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    });
+    assert.equal(ending, 'ECONNRESET', version);
   }
 });
