@@ -114,7 +114,8 @@ test('a set is staged and committed many times (each shard of generate --shards)
   // temporary files, and a removal of old files by commits that remove none).
   const few = await listings(2);
   assert.equal(await listings(8), few);
-  assert.ok(few <= 4, `${few} listings`);
+  // One of them before the shards are written: a name that clashes with another set's is refused first (checkNamesApart).
+  assert.ok(few <= 5, `${few} listings`);
 });
 
 test('the folders made for the target go again when the run commits nothing; the target folder with a committed set stays', async () => {
@@ -163,5 +164,5 @@ test('writeFileAtomic: a symlink stays a link, its target replaced with the bits
 test('writeFileAtomic and the HTTP cache refuse a folder that cannot be made (/proc/nope) instead of spinning for ever in Node 20\'s recursive mkdir', { skip: existsSync('/proc/self') ? false : 'no /proc' }, async () => {
   await assert.rejects(writeFileAtomic('/proc/nope/state', '{}'), { code: 'ERR_SITEMAP_WRITE', message: 'cannot write /proc/nope/state: no such file' });
   const cached = new HttpCache('/proc/nope/cache').recording('https://e.com/', new Headers({ etag: '"1"' }), { cancel: async () => {} } as unknown as HttpBody);
-  await assert.rejects(cached.next(), { code: 'ENOENT' });
+  await assert.rejects(cached.next(), { message: 'the cache folder /proc/nope/cache: no such file' });
 });
