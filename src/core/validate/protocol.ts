@@ -33,7 +33,7 @@ const LASTMOD_FUTURE: EntryRule = {
     const parsed = parseW3cDatetime(lastmod);
     if (parsed === undefined) return; // the reader reports the form
     if (isFutureLastmod(parsed.epochMs, now)) {
-      report(LASTMOD_FUTURE, `lastmod ${JSON.stringify(lastmod)} is in the future`, at, 'write the date the page last changed; Google ignores lastmod values it cannot trust');
+      report(LASTMOD_FUTURE, `lastmod ${JSON.stringify(lastmod)} is in the future`, at, 'write the date its content last changed; Google ignores lastmod values it cannot trust');
     }
   },
 };
@@ -324,9 +324,9 @@ export class ProtocolChecker {
       // A URL that cannot be parsed is in no scope (it was skipped here, and reported by nothing).
       const why = normalized === undefined ? problem : scopeViolation(normalized, scope);
       if (why !== undefined) {
-        const whose = what === 'sitemap' ? 'a sitemap listed by an index' : 'a URL in a sitemap';
-        this.report(LOC_OUT_OF_SCOPE, `${JSON.stringify(loc)} is outside the sitemap's location ${scope.prefix}: ${why}`, at,
-          `${whose} must share the scheme, host and port of the sitemap and sit under its directory; move the sitemap up, or submit it through robots.txt of that host`);
+        const [whose, file] = what === 'sitemap' ? ['a sitemap listed by an index', 'index'] : ['a URL in a sitemap', 'sitemap'];
+        this.report(LOC_OUT_OF_SCOPE, `${JSON.stringify(loc)} is outside the ${file}'s location ${scope.prefix}: ${why}`, at,
+          `${whose} must share the scheme, host and port of the ${file} and sit under its directory; move the ${file} up, or submit it through robots.txt of that host`);
       }
     }
     if (this.trackingStopped) return;

@@ -25,3 +25,25 @@ describe('ProtocolChecker: loc/too-long', () => {
     assert.equal(tooLong(loc(2048), max).length, 1);
   });
 });
+
+describe("ProtocolChecker: an index's <sitemap> entries", () => {
+  function indexFindings(ref: { loc: string; lastmod?: string }): Diagnostic[] {
+    const found: Diagnostic[] = [];
+    const checker = new ProtocolChecker({ limits: LIMITS_PROFILES.current, location: 'https://example.com/blog/index.xml', now: Date.UTC(2024, 0, 1) }, (d) => found.push(d));
+    checker.sitemap(ref, { line: 1, column: 1 });
+    return found;
+  }
+
+  it('words loc/out-of-scope for the index, not for a sitemap of pages', () => {
+    const [d] = indexFindings({ loc: 'https://example.com/shop/s.xml' });
+    assert.equal(d?.code, 'loc/out-of-scope');
+    assert.match(d?.message ?? '', /outside the index's location https:\/\/example\.com\/blog\//);
+    assert.match(d?.hint ?? '', /^a sitemap listed by an index must share the scheme, host and port of the index and sit under its directory; move the index up/);
+  });
+
+  it("asks lastmod/future for when the sitemap changed, not a page (a <sitemap>'s lastmod is its file's)", () => {
+    const [d] = indexFindings({ loc: 'https://example.com/blog/s.xml', lastmod: '2024-02-01' });
+    assert.equal(d?.code, 'lastmod/future');
+    assert.doesNotMatch(d?.hint ?? '', /page/);
+  });
+});
