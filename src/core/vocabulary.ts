@@ -206,7 +206,7 @@ export const VIDEO = el(V, 'video', {
     optional(el(V, 'rating', decimal(0, 5, 'a decimal from 0.0 to 5.0'), text('rating', 'decimal'))),
     optional(el(V, 'content_segment_loc', simple(anyUri, 'a URI', { duration: { required: false, check: integerIn(0, BOUNDS.videoDuration), range: [0, BOUNDS.videoDuration], prop: 'duration', as: 'integer' } }),
       { prop: 'contentSegmentLocs', textProp: 'loc', as: 'string' }), UNBOUNDED),
-    optional(el(V, 'view_count', builtin('nonNegativeInteger', atLeast(0, 'a whole number')), text('viewCount', 'integer'))),
+    optional(el(V, 'view_count', builtin('nonNegativeInteger', atLeast(0, 'a whole number, 0 or more')), text('viewCount', 'integer'))),
     optional(el(V, 'publication_date', DATE, text('publicationDate', 'date'))),
     optional(el(V, 'tag', STRING, text('tags')), BOUNDS.videoTags),
     optional(el(V, 'category', atMost(BOUNDS.videoCategory), text('category'))),

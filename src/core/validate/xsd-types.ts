@@ -205,7 +205,8 @@ export function integerIn(min: number, max: number): SimpleTypeCheck {
   return (value) => {
     const n = integerValue(collapse(value));
     if (n === undefined) return 'not an integer';
-    return n < min || n > max ? `not within ${min}–${max === Number.POSITIVE_INFINITY ? '∞' : max}` : undefined;
+    if (max === Number.POSITIVE_INFINITY) return n < min ? `less than ${min}` : undefined;
+    return n < min || n > max ? `not within ${min}–${max}` : undefined;
   };
 }
 
