@@ -281,7 +281,8 @@ export class StructureChecker {
       }
       seen.add(local);
       const problem = d.check(a.value);
-      if (problem !== undefined) this.report('xsd/invalid-attribute', `${a.name}=${JSON.stringify(a.value)} on <${qname}> is ${problem}`, a.line, a.column, a.offset);
+      // At the element, where the reader says the same of its value (video/invalid): one problem, said once.
+      if (problem !== undefined) this.report('xsd/invalid-attribute', `${a.name}=${JSON.stringify(a.value)} on <${qname}> is ${problem}`, line, column, offset);
     }
     for (const [name, d] of Object.entries(declared)) {
       if (d.required && !seen.has(name)) this.report('xsd/missing-attribute', `<${qname}> lacks the attribute ${name}`, line, column, offset, `add ${name}="…"`);

@@ -63,7 +63,7 @@ table('schema structure (xsd/*, and the reader where it says the same)', ['xsd/'
   'text inside url': { doc: urlset(u(`${LOC}stray`)), expect: ['element/stray-text@2:38'] /* the reader's element/stray-text says it, at the same place */ },
   'image: loc required, order': { doc: urlset(u(`${LOC}<image:image><image:title>t</image:title></image:image>`)), expect: ['image/invalid@2:38', 'xsd/unexpected-element@2:51'] },
   'video: required fields': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title></video:video>`)), expect: ['video/no-content@2:1', 'video/invalid@2:38'] },
-  'video: attribute values': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:player_loc allow_embed="maybe">https://e.com/p</video:player_loc></video:video>`)), expect: ['video/invalid@2:181', 'xsd/invalid-attribute@2:199'] },
+  'video: attribute values': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:player_loc allow_embed="maybe">https://e.com/p</video:player_loc></video:video>`)), expect: ['video/invalid@2:181'] },
   'video: required attribute': { doc: urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc><video:restriction>US</video:restriction></video:video>`)), expect: ['video/invalid@2:239'] },
   'news: publication required': { doc: urlset(u(`${LOC}<news:news><news:publication_date>2024-01-01</news:publication_date><news:title>t</news:title></news:news>`)), expect: ['news/invalid@2:38', 'xsd/unexpected-element@2:49'] },
   'news: language pattern': { doc: urlset(u(`${LOC}<news:news><news:publication><news:name>N</news:name><news:language>en-US</news:language></news:publication><news:publication_date>2024-01-01</news:publication_date><news:title>t</news:title></news:news>`)), expect: ['xsd/invalid-value@2:91'] },
@@ -206,5 +206,14 @@ describe('docs/rules.md', () => {
       const searchConsole = rule.searchConsole === undefined ? '—' : `"${rule.searchConsole}"`;
       assert.equal(/\*\*Search Console\*\*: (.*)/.exec(section)?.[1], searchConsole, `the Search Console wording of ${rule.code}`);
     }
+  });
+});
+
+describe('xsd/invalid-value on a type with no upper bound', () => {
+  it('says the bound it misses and the hint names it (not "within 0–∞", "write a whole number" for -1)', () => {
+    const doc = urlset(u(`${LOC}<video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc><video:view_count>-1</video:view_count></video:video>`));
+    const d = validateXmlSitemapText(doc, { now: NOW }).diagnostics.find((x) => x.code === 'xsd/invalid-value');
+    assert.equal(d?.message, '<video:view_count> "-1" is less than 0');
+    assert.equal(d?.hint, 'write a whole number, 0 or more');
   });
 });
