@@ -75,6 +75,7 @@ export class StagedOutput {
   /** `files` writes (and compresses, off the main thread) the staged files: `files.open(output.path(name))`. */
   private constructor(
     readonly outDir: string,
+    readonly name: string,
     private readonly tempDir: string,
     readonly dryRun: boolean,
     readonly files: ParallelFileWriter,
@@ -89,7 +90,7 @@ export class StagedOutput {
     if (options.dryRun === true) {
       // Nothing is created in or under the target; named as there, so a killed dry run is swept the same way.
       await removeStaleTemps(tmpdir(), options.name).catch(() => undefined);
-      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
+      return new StagedOutput(outDir, options.name, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
     }
     let lock: string | undefined;
     const made: string[] = [];
@@ -100,7 +101,7 @@ export class StagedOutput {
       if (options.exclusive === true) lock = await lockSet(outDir, options.name);
       if (!swept) await removeStaleTemps(outDir, options.name);
       const tempDir = await mkdtemp(join(options.stageIn ?? outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
-      return new StagedOutput(outDir, tempDir, false, files, lock, made);
+      return new StagedOutput(outDir, options.name, tempDir, false, files, lock, made);
     } catch (error) {
       await files.destroy();
       await releaseLock(lock);
@@ -176,8 +177,9 @@ export class StagedOutput {
         throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
       });
       // Step 4: the files of earlier runs that the new set does not name.
+      const theirs = ofLongerSet(this.name, names);
       for (const name of names.sort()) {
-        if (keep.has(name) || plan.isOwned?.(name) !== true) continue;
+        if (keep.has(name) || plan.isOwned?.(name) !== true || theirs(name)) continue;
         if (!dryRun) {
           await rm(join(outDir, name), { force: true }).catch((error: unknown) => {
             throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
@@ -443,6 +445,15 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
     if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid))) continue;
     await rm(join(outDir, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether a file belongs to a set in the folder whose name extends `name` (`NAME-news`, seen by its index
+ * `NAME-news.xml` or its index link): `NAME-news-….xml.gz` is that set's child, never NAME's to remove.
+ */
+export function ofLongerSet(name: string, listing: readonly string[]): (file: string) => boolean {
+  const longer = listing.flatMap((file) => /^(.+?)(?:\.xml|-indexes)$/.exec(file)?.[1] ?? []).filter((other) => other.startsWith(`${name}-`));
+  return (file) => longer.some((other) => file.startsWith(`${other}-`));
 }
 
 /** Whether a process with this id exists (one we may not signal exists too). */
