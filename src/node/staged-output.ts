@@ -262,12 +262,17 @@ const locksHeld = new Set<string>();
 export async function lockSet(dir: string, name: string, owner?: string, ownerGone?: (owner: string) => Promise<boolean>): Promise<string> {
   const path = resolve(dir, `${LOCK_PREFIX}${name}`);
   for (let attempt = 0; ; attempt++) {
-    try {
-      await writeFile(path, owner ?? `${process.pid} ${HOST_TAG}`, { flag: 'wx' });
+    const handle = await open(path, 'wx').catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+    if (handle !== undefined) {
+      // Made but not written (a full disk): removed, not left to refuse every run until it is stale.
+      await handle.writeFile(owner ?? `${process.pid} ${HOST_TAG}`).finally(() => handle.close()).catch(async (error: unknown) => {
+        await rm(path, { force: true });
+        throw error;
+      });
       if (owner === undefined) locksHeld.add(path);
       return path;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const text = await readFile(path, 'utf8').catch(() => '');
     const pidHost = /^(\d+) ([0-9a-f]{8})$/.exec(text);

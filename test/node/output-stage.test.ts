@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
@@ -193,5 +194,17 @@ test('sets of names one extends (sitemap, sitemap-news) share a folder: a run re
     assert.ok(theirs.some((file) => /^sitemap-news-blog\.\d+\./.test(file)), String(theirs));
     await (shards === undefined ? writeSitemaps(urls, { outDir: out, baseUrl: BASE, index: 'always' }) : writeShardedSet(urls, { outDir: out, baseUrl: BASE, shards, compressionThreads: 1 }));
     assert.deepEqual(news(), theirs);
+  }
+});
+
+test('a set\'s lock that cannot be written whole (a full disk) is not left behind empty, refusing every run for 10 s', async (t) => {
+  const out = tempDir();
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', out]).status !== 0) return t.skip('cannot mount a small tmpfs (needs root)');
+  try {
+    spawnSync('sh', ['-c', 'head -c 100000 /dev/zero > fill'], { cwd: out });
+    await assert.rejects(StagedOutput.create(out, { name: 'sitemap', gzipLevel: 0, exclusive: true }), { code: 'ERR_SITEMAP_WRITE', message: /no space left on device/ });
+    assert.deepEqual(readdirSync(out), ['fill']);
+  } finally {
+    spawnSync('umount', ['-l', out]);
   }
 });
