@@ -322,6 +322,8 @@ export interface AtomicWriteOptions {
   makeFolder?: boolean;
   /** `false`: a device, FIFO or socket at `path` is replaced like a file, not written into (a folder the caller owns). */
   intoSpecial?: boolean;
+  /** Runs once `data` is on disk under its temporary name; its failure leaves `path` as it was (a state committed with its set). */
+  beforeRename?: () => Promise<void>;
 }
 
 /** Numbers the temporaries of one process: two writes of a path in one millisecond get two names. */
@@ -354,6 +356,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     } finally {
       await handle.close();
     }
+    await options.beforeRename?.();
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);

@@ -751,4 +751,18 @@ describe('sitemapkit build', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /the build state .*state cannot be read: it is not valid JSON\. Remove it to start afresh/);
   });
+
+  it('a state that cannot be saved (--state /proc/nope/state) commits nothing: the set and its state stay as they were, so the next run sees the change', { skip: existsSync('/proc/self') ? false : 'no /proc' }, async () => {
+    const site = fixtureSite();
+    await build(site, T1);
+    const before = readdirSync(site).sort();
+    const index = readFileSync(join(site, 'sitemap.xml'), 'utf8');
+    writeSite(site, { 'about.html': page({ title: 'About', body: '<p>New.</p>' }) });
+    const failed = await runCli(['build', site, '--base-url', BASE, '--state', '/proc/nope/state'], { cwd: site });
+    assert.equal(failed.code, 2);
+    assert.match(failed.stderr, /cannot write \/proc\/nope\/state: no such file/);
+    assert.deepEqual([readdirSync(site).sort(), readFileSync(join(site, 'sitemap.xml'), 'utf8')], [before, index]);
+    const { json } = await build(site, T1 + 60);
+    assert.deepEqual([json.newPages, json.changedPages], [0, 1]);
+  });
 });

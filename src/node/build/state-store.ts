@@ -109,8 +109,8 @@ function corrupt(path: string, why: string): SitemapError {
   );
 }
 
-/** Replaces the state at `path` atomically and durably. */
-export async function saveState(path: string, state: BuildState): Promise<void> {
+/** Replaces the state at `path` atomically and durably; `commit` runs when the new state is written but not yet in place. */
+export async function saveState(path: string, state: BuildState, commit?: () => Promise<void>): Promise<void> {
   // The fields that are undefined are left out by JSON.stringify.
   const head = JSON.stringify({ format: FORMAT, version: VERSION, baseUrl: state.baseUrl, indexName: state.indexName, lastSubmission: state.lastSubmission });
   const pages = [...state.pages].map(([url, page]) => [url, page.hash, page.lastmod ?? null, page.listed ? 1 : 0]);
@@ -119,7 +119,7 @@ export async function saveState(path: string, state: BuildState): Promise<void> 
   const text =
     `${head.slice(0, -1)},\n"pages":${rows(pages)},\n"files":${rows(files)},\n` +
     `"buckets":${rows([...state.buckets])},\n"announced":${rows([...state.announced])}}\n`;
-  await writeFileAtomic(path, text);
+  await writeFileAtomic(path, text, { beforeRename: commit });
 }
 
 function rows(table: readonly unknown[]): string {
