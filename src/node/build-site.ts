@@ -30,7 +30,7 @@ import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits, setName } from './write-sitemaps.js';
-import { ioErrorReason, pathInside, stopIfAborted } from './io-errors.js';
+import { ioErrorReason, parseJsonFile, pathInside, stopIfAborted } from './io-errors.js';
 import { isFile } from './local-child.js';
 
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
@@ -679,9 +679,8 @@ function changedLastmod(sourceTime: number | undefined, previous: string | undef
 
 /** Reads a source map: a JSON object `{ "page path in the folder": "source file", … }`, sources relative to the map file. */
 export async function readSourceMap(path: string): Promise<Map<string, string>> {
-  const data: unknown = await readFile(path, 'utf8').then(JSON.parse).catch((error: unknown) => {
-    const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : ioErrorReason(error);
-    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the source map ${path}: ${why}`);
+  const data: unknown = await readFile(path, 'utf8').then((text) => parseJsonFile(path, text)).catch((error: unknown) => {
+    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the source map ${error instanceof SyntaxError ? error.message : `${path}: ${ioErrorReason(error)}`}`);
   });
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new SitemapError('ERR_SITEMAP_INPUT', `the source map ${path} must be a JSON object mapping page paths to source files`);

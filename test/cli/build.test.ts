@@ -610,7 +610,12 @@ describe('sitemapkit build', () => {
 
   it('refuses bad usage with exit 2 and a one-line reason', async () => {
     const site = tempDir('sitemapkit-build-');
+    // Placed as validate --config places its errors; a byte order mark (Notepad's) is no error.
+    writeFileSync(join(site, 'bad.json'), '{\n  "a.html": "a.md",\n  "b.html": }');
+    writeFileSync(join(site, 'bom.json'), '\uFEFF{"a.html": 1}');
     const cases: [string[], RegExp][] = [
+      [['build', site, '--base-url', BASE, '--source-map', 'bad.json'], /^sitemapkit build: cannot read the source map .*bad\.json:3:13: /],
+      [['build', site, '--base-url', BASE, '--source-map', 'bom.json'], /the source of "a\.html" must be a string/],
       [['build', site], /--base-url URL is required/],
       [['build', '--base-url', BASE], /give the built site's folder/],
       [['build', join(site, 'missing'), '--base-url', BASE], /cannot read the site folder .*missing: no such file/],
