@@ -322,7 +322,7 @@ export interface AtomicWriteOptions {
   makeFolder?: boolean;
   /** `false`: a device, FIFO or socket at `path` is replaced like a file, not written into (a folder the caller owns). */
   intoSpecial?: boolean;
-  /** Runs once `data` is on disk under its temporary name; its failure leaves `path` as it was (a state committed with its set). */
+  /** Runs once `data` is on disk under its temporary name (into a device: before the write); its failure leaves `path` as it was (a state committed with its set). */
   beforeRename?: () => Promise<void>;
 }
 
@@ -336,6 +336,7 @@ let temporaries = 0;
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   if (options.intoSpecial !== false && (await isSpecialFile(path))) {
+    await options.beforeRename?.();
     await writeFile(path, data).catch((error: unknown) => {
       throw writeError(error, path);
     });

@@ -208,3 +208,9 @@ test('a set\'s lock that cannot be written whole (a full disk) is not left behin
     spawnSync('umount', ['-l', out]);
   }
 });
+
+test('writeFileAtomic runs beforeRename when it writes into a device too: what it commits (build\'s set, before its state) is not skipped', { skip: existsSync('/dev/null') ? false : 'no /dev/null' }, async () => {
+  let ran = 0;
+  await writeFileAtomic('/dev/null', '{}', { beforeRename: async () => void ran++ });
+  assert.equal(ran, 1);
+});
