@@ -177,7 +177,8 @@ export class StagedOutput {
         throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
       });
       // Step 4: the files of earlier runs that the new set does not name.
-      const theirs = ofLongerSet(this.name, names);
+      // An index this run removes (a build renamed) is no other set's.
+      const theirs = ofLongerSet(this.name, names.filter((name) => plan.isOwned?.(name) !== true));
       for (const name of names.sort()) {
         if (keep.has(name) || plan.isOwned?.(name) !== true || theirs(name)) continue;
         if (!dryRun) {

@@ -195,6 +195,9 @@ test('sets of names one extends (sitemap, sitemap-news) share a folder: a run re
     await (shards === undefined ? writeSitemaps(urls, { outDir: out, baseUrl: BASE, index: 'always' }) : writeShardedSet(urls, { outDir: out, baseUrl: BASE, shards, compressionThreads: 1 }));
     assert.deepEqual(news(), theirs);
   }
+  // A build renamed (--name sitemap-news, then sitemap; one state) still removes all of its old set.
+  await built('sitemap');
+  assert.deepEqual(news(), []);
 });
 
 test('a set\'s lock that cannot be written whole (a full disk) is not left behind empty, refusing every run for 10 s', async (t) => {
