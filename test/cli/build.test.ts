@@ -757,6 +757,13 @@ describe('sitemapkit build', () => {
     assert.match(result.stderr, /the build state .*state cannot be read: it is not valid JSON\. Remove it to start afresh/);
   });
 
+  it('--state /dev/null builds without a state (every page new each run), not "remove /dev/null"', { skip: existsSync('/dev/null') ? false : 'no /dev/null' }, async () => {
+    const site = fixtureSite();
+    const runs = [await build(site, T1, ['--state', '/dev/null']), await build(site, T1 + 60, ['--state', '/dev/null'])];
+    assert.deepEqual(runs.map(({ code, json }) => [code, json.newPages, json.changedPages]), [[0, 12, 0], [0, 12, 0]]);
+    assert.ok(!existsSync(join(site, '.sitemapkit')));
+  });
+
   it('a state that cannot be saved (--state /proc/nope/state) commits nothing: the set and its state stay as they were, so the next run sees the change', { skip: existsSync('/proc/self') ? false : 'no /proc' }, async () => {
     const site = fixtureSite();
     await build(site, T1);

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { SitemapError } from '../../core/errors.js';
-import { writeFileAtomic } from '../staged-output.js';
+import { isSpecialFile, writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const FORMAT = 'sitemapkit-state';
@@ -70,6 +70,8 @@ export async function loadState(path: string): Promise<BuildState> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
     throw new SitemapError('ERR_SITEMAP_STATE', `cannot read the build state ${path}: ${ioErrorReason(error)}`);
   }
+  // `--state /dev/null`: a build that remembers nothing (its state is written into the device).
+  if (text === '' && (await isSpecialFile(path))) return emptyState();
   let data: StateFile;
   try {
     data = JSON.parse(text) as StateFile;
