@@ -6,7 +6,7 @@ import { toSitemapDate } from '../core/datetime.js';
 import type { LimitsProfileName } from '../core/model.js';
 import { VALIDATION_RULES } from '../core/validate/rules.js';
 import { RULE_SETTINGS, type RuleSetting } from '../core/validate/validator.js';
-import { ioErrorReason } from '../node/io-errors.js';
+import { ioErrorReason, parseJsonFile } from '../node/io-errors.js';
 import { asUsage, UsageError } from './args.js';
 import { closestName, type ParsedArgs } from './command.js';
 
@@ -30,17 +30,11 @@ function ruleSetting(code: string, value: unknown, where: string): RuleSetting {
 
 function readConfig(path: string): Config {
   let data: unknown;
-  let text = '';
   try {
-    // A byte order mark (Notepad writes one) is no part of the JSON text: parsers may skip it (RFC 8259 §8.1).
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
-    data = JSON.parse(text);
+    // A byte order mark (Notepad writes one) is skipped; a syntax error is placed at FILE:LINE:COL, as every other problem is.
+    data = parseJsonFile(path, readFileSync(path, 'utf8'));
   } catch (error) {
-    if (!(error instanceof SyntaxError)) throw new UsageError(`cannot read ${path}: ${ioErrorReason(error)}`);
-    // Node 20 says only "at position N" (UTF-16 units): FILE:LINE:COL, as every other problem is placed.
-    const at = /at position (\d+)/.exec(error.message);
-    const lines = at === null ? undefined : text.slice(0, Number(at[1])).split('\n');
-    throw new UsageError(`${path}${lines === undefined ? '' : `:${lines.length}:${(lines.at(-1) as string).length + 1}`}: ${error.message}`);
+    throw new UsageError(error instanceof SyntaxError ? error.message : `cannot read ${path}: ${ioErrorReason(error)}`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${path}: the settings must be a JSON object`);
   const config: Config = { rules: {} };

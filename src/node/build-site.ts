@@ -30,7 +30,7 @@ import type { PageScan } from './build/scan-pages.js';
 import { gitLastCommitTimes, gitTopLevel } from './build/git-dates.js';
 import { loadState, saveState, type BuildState, type FileState, type PageState } from './build/state-store.js';
 import { resolveLimits, setName } from './write-sitemaps.js';
-import { ioErrorReason, pathInside, stopIfAborted } from './io-errors.js';
+import { ioErrorReason, parseJsonFile, pathInside, stopIfAborted } from './io-errors.js';
 import { isFile } from './local-child.js';
 
 export type InitialLastmod = 'git' | 'mtime' | 'now' | 'none';
@@ -213,18 +213,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const onDisk = isFile(join(run.outDir, run.indexName));
     return result(false, { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, []);
   }
-  const written = await writeSet(set.children, run);
-  if (options.dryRun === true) return result(false, written.indexFile, written.files);
-  await saveState(run.statePath, {
+  // The new state is written before the set is committed and put in place after: both go in, or neither.
+  const save = (files: Map<string, FileState>, commit: () => Promise<void>): Promise<void> =>
     // IndexNow's memory (announced, lastSubmission) is of URLs, not builds: kept as it was.
-    ...run.state,
-    baseUrl,
-    indexName: run.indexName,
-    pages: dates.nextPages,
-    files: written.nextFiles,
-    buckets: set.buckets,
-  });
-  return result(true, written.indexFile, written.files);
+    saveState(run.statePath, { ...run.state, baseUrl, indexName: run.indexName, pages: dates.nextPages, files, buckets: set.buckets }, commit);
+  const written = await writeSet(set.children, run, save);
+  return result(options.dryRun !== true, written.indexFile, written.files);
 }
 
 /** The options resolved, the site folder checked, the state loaded, and an index another program wrote refused. */
@@ -475,7 +469,11 @@ function listEntries(
 }
 
 /** The commit (see the top of this file), through the output stage shared with `generate`. */
-async function writeSet(children: readonly StableChild[], run: BuildContext): Promise<{ indexFile: BuiltFile; files: BuiltFile[]; nextFiles: Map<string, FileState> }> {
+async function writeSet(
+  children: readonly StableChild[],
+  run: BuildContext,
+  save: (files: Map<string, FileState>, commit: () => Promise<void>) => Promise<void>,
+): Promise<{ indexFile: BuiltFile; files: BuiltFile[] }> {
   const { outDir, indexName, name, state, sameBase, nowText, options } = run;
   run.progress?.({ phase: 'write', done: 0, total: children.length + 1 });
   const output = await StagedOutput.create(outDir, { dryRun: options.dryRun === true, name, gzipLevel: run.gzip ? (options.gzipLevel ?? 6) : 0, exclusive: true });
@@ -526,13 +524,17 @@ async function writeSet(children: readonly StableChild[], run: BuildContext): Pr
     const oldIndex =
       oldName !== undefined && oldName !== indexName && (await foreignSitemap(outDir, state, oldName)) === undefined ? oldName : undefined;
     stopIfAborted(run.options.signal);
-    const removed = await output.commit({
-      children: staged,
-      ...(unchanged ? {} : { entry: { staged: indexName, name: indexName } }),
-      isOwned: (file) => tokenChild.test(file) || file === oldIndex || (state.files.has(file) && file !== state.indexName),
-    });
+    let removed: string[] = [];
+    const commit = async (): Promise<void> => {
+      removed = await output.commit({
+        children: staged,
+        ...(unchanged ? {} : { entry: { staged: indexName, name: indexName } }),
+        isOwned: (file) => tokenChild.test(file) || file === oldIndex || (state.files.has(file) && file !== state.indexName),
+      });
+    };
+    await (options.dryRun === true ? commit() : save(nextFiles, commit));
     for (const old of removed) if (old !== oldIndex) files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
-    return { indexFile, files, nextFiles };
+    return { indexFile, files };
   } finally {
     await output.abort();
   }
@@ -677,9 +679,8 @@ function changedLastmod(sourceTime: number | undefined, previous: string | undef
 
 /** Reads a source map: a JSON object `{ "page path in the folder": "source file", … }`, sources relative to the map file. */
 export async function readSourceMap(path: string): Promise<Map<string, string>> {
-  const data: unknown = await readFile(path, 'utf8').then(JSON.parse).catch((error: unknown) => {
-    const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : ioErrorReason(error);
-    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the source map ${path}: ${why}`);
+  const data: unknown = await readFile(path, 'utf8').then((text) => parseJsonFile(path, text)).catch((error: unknown) => {
+    throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the source map ${error instanceof SyntaxError ? error.message : `${path}: ${ioErrorReason(error)}`}`);
   });
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new SitemapError('ERR_SITEMAP_INPUT', `the source map ${path} must be a JSON object mapping page paths to source files`);

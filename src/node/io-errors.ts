@@ -11,6 +11,25 @@ export function pathInside(dir: string, path: string): string | undefined {
   return inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? undefined : inside;
 }
 
+/**
+ * `text`, the file `path`, as JSON, a byte order mark skipped (RFC 8259 §8.1); a syntax error is thrown as
+ * `PATH:LINE:COL: reason`. Node 20 gives the place as "at position N" (UTF-16 units), or for a token it did
+ * not expect quotes the text up to 10 characters each side of it (V8's JsonParser), `...` where cut.
+ */
+export function parseJsonFile(path: string, text: string): unknown {
+  const json = text.replace(/^\uFEFF/, '');
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    const reason = (error as Error).message;
+    const quoted = /^Unexpected token '(.+?)', (\.{3})?"([^]*)"(\.{3})? is not valid JSON$/.exec(reason);
+    const [, token = '', cutBefore, context = '', cutAfter] = quoted ?? [];
+    const at = quoted === null ? Number(/at position (\d+)/.exec(reason)?.[1] ?? -1) : cutBefore !== undefined ? json.indexOf(context) + 10 : cutAfter !== undefined ? context.length - 10 : json.indexOf(token);
+    const lines = json.slice(0, at).split('\n');
+    throw new SyntaxError(`${path}${at < 0 ? '' : `:${lines.length}:${(lines.at(-1) as string).length + 1}`}: ${reason}`, { cause: error });
+  }
+}
+
 /** A path as messages show it: relative to `cwd` when inside it, else as given (never `../../dev/null`). */
 export function shownPath(path: string, cwd: string): string {
   const inside = pathInside(cwd, path);

@@ -75,6 +75,7 @@ export class StagedOutput {
   /** `files` writes (and compresses, off the main thread) the staged files: `files.open(output.path(name))`. */
   private constructor(
     readonly outDir: string,
+    readonly name: string,
     private readonly tempDir: string,
     readonly dryRun: boolean,
     readonly files: ParallelFileWriter,
@@ -89,7 +90,7 @@ export class StagedOutput {
     if (options.dryRun === true) {
       // Nothing is created in or under the target; named as there, so a killed dry run is swept the same way.
       await removeStaleTemps(tmpdir(), options.name).catch(() => undefined);
-      return new StagedOutput(outDir, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
+      return new StagedOutput(outDir, options.name, await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`)), true, files);
     }
     let lock: string | undefined;
     const made: string[] = [];
@@ -100,7 +101,7 @@ export class StagedOutput {
       if (options.exclusive === true) lock = await lockSet(outDir, options.name);
       if (!swept) await removeStaleTemps(outDir, options.name);
       const tempDir = await mkdtemp(join(options.stageIn ?? outDir, `${TEMP_PREFIX}${process.pid}-${HOST_TAG}-`));
-      return new StagedOutput(outDir, tempDir, false, files, lock, made);
+      return new StagedOutput(outDir, options.name, tempDir, false, files, lock, made);
     } catch (error) {
       await files.destroy();
       await releaseLock(lock);
@@ -176,8 +177,10 @@ export class StagedOutput {
         throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${outDir} cannot be read to remove the old ones: ${ioErrorReason(error)}`);
       });
       // Step 4: the files of earlier runs that the new set does not name.
+      // An index this run removes (a build renamed) is no other set's.
+      const theirs = ofLongerSet(this.name, names.filter((name) => plan.isOwned?.(name) !== true));
       for (const name of names.sort()) {
-        if (keep.has(name) || plan.isOwned?.(name) !== true) continue;
+        if (keep.has(name) || plan.isOwned?.(name) !== true || theirs(name)) continue;
         if (!dryRun) {
           await rm(join(outDir, name), { force: true }).catch((error: unknown) => {
             throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
@@ -260,12 +263,17 @@ const locksHeld = new Set<string>();
 export async function lockSet(dir: string, name: string, owner?: string, ownerGone?: (owner: string) => Promise<boolean>): Promise<string> {
   const path = resolve(dir, `${LOCK_PREFIX}${name}`);
   for (let attempt = 0; ; attempt++) {
-    try {
-      await writeFile(path, owner ?? `${process.pid} ${HOST_TAG}`, { flag: 'wx' });
+    const handle = await open(path, 'wx').catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+    if (handle !== undefined) {
+      // Made but not written (a full disk): removed, not left to refuse every run until it is stale.
+      await handle.writeFile(owner ?? `${process.pid} ${HOST_TAG}`).finally(() => handle.close()).catch(async (error: unknown) => {
+        await rm(path, { force: true });
+        throw error;
+      });
       if (owner === undefined) locksHeld.add(path);
       return path;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const text = await readFile(path, 'utf8').catch(() => '');
     const pidHost = /^(\d+) ([0-9a-f]{8})$/.exec(text);
@@ -315,6 +323,8 @@ export interface AtomicWriteOptions {
   makeFolder?: boolean;
   /** `false`: a device, FIFO or socket at `path` is replaced like a file, not written into (a folder the caller owns). */
   intoSpecial?: boolean;
+  /** Runs once `data` is on disk under its temporary name (into a device: before the write); its failure leaves `path` as it was (a state committed with its set). */
+  beforeRename?: () => Promise<void>;
 }
 
 /** Numbers the temporaries of one process: two writes of a path in one millisecond get two names. */
@@ -327,6 +337,7 @@ let temporaries = 0;
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   if (options.intoSpecial !== false && (await isSpecialFile(path))) {
+    await options.beforeRename?.();
     await writeFile(path, data).catch((error: unknown) => {
       throw writeError(error, path);
     });
@@ -347,6 +358,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     } finally {
       await handle.close();
     }
+    await options.beforeRename?.();
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
@@ -443,6 +455,15 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
     if (pid === process.pid || (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid))) continue;
     await rm(join(outDir, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether a file belongs to a set in the folder whose name extends `name` (`NAME-news`, seen by its index
+ * `NAME-news.xml` or its index link): `NAME-news-….xml.gz` is that set's child, never NAME's to remove.
+ */
+export function ofLongerSet(name: string, listing: readonly string[]): (file: string) => boolean {
+  const longer = listing.flatMap((file) => /^(.+?)(?:\.xml|-indexes)$/.exec(file)?.[1] ?? []).filter((other) => other.startsWith(`${name}-`));
+  return (file) => longer.some((other) => file.startsWith(`${other}-`));
 }
 
 /** Whether a process with this id exists (one we may not signal exists too). */

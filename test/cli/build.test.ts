@@ -610,7 +610,12 @@ describe('sitemapkit build', () => {
 
   it('refuses bad usage with exit 2 and a one-line reason', async () => {
     const site = tempDir('sitemapkit-build-');
+    // Placed as validate --config places its errors; a byte order mark (Notepad's) is no error.
+    writeFileSync(join(site, 'bad.json'), '{\n  "a.html": "a.md",\n  "b.html": }');
+    writeFileSync(join(site, 'bom.json'), '\uFEFF{"a.html": 1}');
     const cases: [string[], RegExp][] = [
+      [['build', site, '--base-url', BASE, '--source-map', 'bad.json'], /^sitemapkit build: cannot read the source map .*bad\.json:3:13: /],
+      [['build', site, '--base-url', BASE, '--source-map', 'bom.json'], /the source of "a\.html" must be a string/],
       [['build', site], /--base-url URL is required/],
       [['build', '--base-url', BASE], /give the built site's folder/],
       [['build', join(site, 'missing'), '--base-url', BASE], /cannot read the site folder .*missing: no such file/],
@@ -750,5 +755,26 @@ describe('sitemapkit build', () => {
     const result = await runCli(['build', site, '--base-url', BASE], { cwd: site });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /the build state .*state cannot be read: it is not valid JSON\. Remove it to start afresh/);
+  });
+
+  it('--state /dev/null builds without a state (every page new each run), not "remove /dev/null"', { skip: existsSync('/dev/null') ? false : 'no /dev/null' }, async () => {
+    const site = fixtureSite();
+    const runs = [await build(site, T1, ['--state', '/dev/null']), await build(site, T1 + 60, ['--state', '/dev/null'])];
+    assert.deepEqual(runs.map(({ code, json }) => [code, json.newPages, json.changedPages]), [[0, 12, 0], [0, 12, 0]]);
+    assert.deepEqual([existsSync(join(site, 'sitemap.xml')), existsSync(join(site, '.sitemapkit'))], [true, false]);
+  });
+
+  it('a state that cannot be saved (--state /proc/nope/state) commits nothing: the set and its state stay as they were, so the next run sees the change', { skip: existsSync('/proc/self') ? false : 'no /proc' }, async () => {
+    const site = fixtureSite();
+    await build(site, T1);
+    const before = readdirSync(site).sort();
+    const index = readFileSync(join(site, 'sitemap.xml'), 'utf8');
+    writeSite(site, { 'about.html': page({ title: 'About', body: '<p>New.</p>' }) });
+    const failed = await runCli(['build', site, '--base-url', BASE, '--state', '/proc/nope/state'], { cwd: site });
+    assert.equal(failed.code, 2);
+    assert.match(failed.stderr, /cannot write \/proc\/nope\/state: no such file/);
+    assert.deepEqual([readdirSync(site).sort(), readFileSync(join(site, 'sitemap.xml'), 'utf8')], [before, index]);
+    const { json } = await build(site, T1 + 60);
+    assert.deepEqual([json.newPages, json.changedPages], [0, 1]);
   });
 });

@@ -290,6 +290,22 @@ test('a shard that fails for good fails the run: exit 2, the failed shard and it
   assert.equal(await stop(w), 0);
 });
 
+test('a run whose set clashes with a sharded set of the folder (sitemap beside sitemap-news) is refused before it is queued; a folder that cannot be made (/proc/nope) is refused, not a spin for ever', { skip }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'urls.txt'), '/a/1\n/b/2\n');
+  assert.equal((await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', 'out', '--name', 'sitemap-news', '--shards', '2'], { cwd: dir })).code, 0);
+  const before = readdirSync(join(dir, 'out')).sort();
+  const queue = ['--redis', redis.url, '--queue', 'q-names', '--base-url', BASE, '--shards', '2', '--no-wait'];
+  const clash = await runCli(['queue', 'generate', 'urls.txt', '--out', 'out', ...queue], { cwd: dir });
+  assert.equal(clash.code, 2, clash.stderr);
+  assert.match(clash.stderr, /the set "sitemap" cannot be published in \S+ beside the sharded set "sitemap-news"/);
+  assert.deepEqual(readdirSync(join(dir, 'out')).filter((name) => name !== '.sitemapkit-queue').sort(), before);
+  assert.deepEqual(readdirSync(join(dir, 'out', '.sitemapkit-queue')), []);
+  if (!existsSync('/proc/self')) return;
+  const proc = await runCli(['queue', 'generate', 'urls.txt', '--out', '/proc/nope/x', ...queue], { cwd: dir });
+  assert.equal(proc.code, 2, proc.stderr);
+});
+
 test('usage: --redis is required and is a redis:// URL; an unreachable Redis is one line, exit 2', { skip }, async () => {
   // In this process: the messages and codes are the command's, not the process's.
   const cwd = tempDir();

@@ -88,6 +88,10 @@ describe('sitemapkit validate', () => {
     const r = await runCli(['validate', 'dup.xml', ...NOW], { cwd: dir });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^sitemapkit validate: \S*sitemapkit\.config\.json:4:3: .*JSON/);
+    // A token Node 20 does not expect is placed by the text it quotes, not "at position N".
+    writeFileSync(join(dir, 'sitemapkit.config.json'), '{\n  "rules": {\n    "loc/duplicate": error\n  }\n}\n');
+    const quoted = await runCli(['validate', 'dup.xml', ...NOW], { cwd: dir });
+    assert.match(quoted.stderr, /^sitemapkit validate: \S*sitemapkit\.config\.json:3:22: Unexpected token 'e'/);
   });
 
   it('a config file that starts with a UTF-8 byte order mark (Notepad) is read: JSON parsers may ignore it (RFC 8259 §8.1)', async () => {

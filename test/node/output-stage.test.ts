@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
@@ -165,4 +166,55 @@ test('writeFileAtomic and the HTTP cache refuse a folder that cannot be made (/p
   await assert.rejects(writeFileAtomic('/proc/nope/state', '{}'), { code: 'ERR_SITEMAP_WRITE', message: 'cannot write /proc/nope/state: no such file' });
   const cached = new HttpCache('/proc/nope/cache').recording('https://e.com/', new Headers({ etag: '"1"' }), { cancel: async () => {} } as unknown as HttpBody);
   await assert.rejects(cached.next(), { message: 'the cache folder /proc/nope/cache: no such file' });
+});
+
+test('sets of names one extends (sitemap, sitemap-news) share a folder: a run removes its own old children, never the other set\'s', async () => {
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const dir = tempDir('sitemapkit-stage-');
+  const site = join(dir, 'site');
+  const out = join(dir, 'out');
+  const pages: Record<string, string> = { 'index.html': page() };
+  for (let i = 0; i < 6; i++) pages[`blog/p${i}.html`] = page({ title: `P${i}` });
+  writeSite(site, pages);
+  const urls = [{ loc: `${BASE}n/1` }, { loc: `${BASE}n/2` }];
+  const built = (name: string): Promise<unknown> => buildSite({ siteDir: site, outDir: out, name, baseUrl: BASE, initialLastmod: 'none', threads: 0, maxUrls: 2, now: new Date(1_790_000_000_000) });
+  const news = (): string[] => readdirSync(out).filter((file) => file.startsWith('sitemap-news')).sort();
+  // build's sitemap beside generate's sitemap-news, plain then sharded.
+  for (const shards of [undefined, 2]) {
+    rmSync(out, { recursive: true, force: true });
+    await (shards === undefined ? writeSitemaps(urls, { outDir: out, baseUrl: BASE, name: 'sitemap-news', index: 'always' }) : writeShardedSet(urls, { outDir: out, baseUrl: BASE, name: 'sitemap-news', shards, compressionThreads: 1 }));
+    const theirs = news();
+    await built('sitemap');
+    assert.deepEqual(news(), theirs);
+  }
+  // The reverse: build's sitemap-news (its blog section split in buckets) beside generate's sitemap, plain then sharded.
+  for (const shards of [undefined, 2]) {
+    rmSync(out, { recursive: true, force: true });
+    await built('sitemap-news');
+    const theirs = news();
+    assert.ok(theirs.some((file) => /^sitemap-news-blog\.\d+\./.test(file)), String(theirs));
+    await (shards === undefined ? writeSitemaps(urls, { outDir: out, baseUrl: BASE, index: 'always' }) : writeShardedSet(urls, { outDir: out, baseUrl: BASE, shards, compressionThreads: 1 }));
+    assert.deepEqual(news(), theirs);
+  }
+  // A build renamed (--name sitemap-news, then sitemap; one state) still removes all of its old set.
+  await built('sitemap');
+  assert.deepEqual(news(), []);
+});
+
+test('a set\'s lock that cannot be written whole (a full disk) is not left behind empty, refusing every run for 10 s', async (t) => {
+  const out = tempDir();
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', out]).status !== 0) return t.skip('cannot mount a small tmpfs (needs root)');
+  try {
+    spawnSync('sh', ['-c', 'head -c 100000 /dev/zero > fill'], { cwd: out });
+    await assert.rejects(StagedOutput.create(out, { name: 'sitemap', gzipLevel: 0, exclusive: true }), { code: 'ERR_SITEMAP_WRITE', message: /no space left on device/ });
+    assert.deepEqual(readdirSync(out), ['fill']);
+  } finally {
+    spawnSync('umount', ['-l', out]);
+  }
+});
+
+test('writeFileAtomic runs beforeRename when it writes into a device too: what it commits (build\'s set, before its state) is not skipped', { skip: existsSync('/dev/null') ? false : 'no /dev/null' }, async () => {
+  let ran = 0;
+  await writeFileAtomic('/dev/null', '{}', { beforeRename: async () => void ran++ });
+  assert.equal(ran, 1);
 });

@@ -80,3 +80,9 @@ test('FileSystemStorage: more writers than the process may open files, each file
   for (const i of [1, 100, 199]) assert.equal(readFileSync(join(dir, 'kept', `${i}.txt`), 'utf8'), `${i}:0\n${i}:1\n${i}:2\n`);
   assert.equal(readdirSync(join(dir, 'kept')).length, 199);
 });
+
+test('FileSystemStorage refuses a folder that cannot be made (/proc/nope) instead of spinning for ever in Node 20\'s recursive mkdir', { skip: existsSync('/proc/self') ? false : 'no /proc', timeout: 10_000 }, async () => {
+  const storage = new FileSystemStorage('/proc/nope');
+  await assert.rejects(storage.write('a/state.json', '{}'), { code: 'ERR_SITEMAP_WRITE' });
+  await assert.rejects(storage.writer('a/shard-0.records'), { code: 'ENOENT' });
+});

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { SitemapError } from '../../core/errors.js';
-import { writeFileAtomic } from '../staged-output.js';
+import { isSpecialFile, writeFileAtomic } from '../staged-output.js';
 import { ioErrorReason } from '../io-errors.js';
 
 const FORMAT = 'sitemapkit-state';
@@ -70,6 +70,8 @@ export async function loadState(path: string): Promise<BuildState> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
     throw new SitemapError('ERR_SITEMAP_STATE', `cannot read the build state ${path}: ${ioErrorReason(error)}`);
   }
+  // `--state /dev/null`: a build that remembers nothing (its state is written into the device).
+  if (text === '' && (await isSpecialFile(path))) return emptyState();
   let data: StateFile;
   try {
     data = JSON.parse(text) as StateFile;
@@ -109,8 +111,8 @@ function corrupt(path: string, why: string): SitemapError {
   );
 }
 
-/** Replaces the state at `path` atomically and durably. */
-export async function saveState(path: string, state: BuildState): Promise<void> {
+/** Replaces the state at `path` atomically and durably; `commit` runs when the new state is written but not yet in place. */
+export async function saveState(path: string, state: BuildState, commit?: () => Promise<void>): Promise<void> {
   // The fields that are undefined are left out by JSON.stringify.
   const head = JSON.stringify({ format: FORMAT, version: VERSION, baseUrl: state.baseUrl, indexName: state.indexName, lastSubmission: state.lastSubmission });
   const pages = [...state.pages].map(([url, page]) => [url, page.hash, page.lastmod ?? null, page.listed ? 1 : 0]);
@@ -119,7 +121,7 @@ export async function saveState(path: string, state: BuildState): Promise<void> 
   const text =
     `${head.slice(0, -1)},\n"pages":${rows(pages)},\n"files":${rows(files)},\n` +
     `"buckets":${rows([...state.buckets])},\n"announced":${rows([...state.announced])}}\n`;
-  await writeFileAtomic(path, text);
+  await writeFileAtomic(path, text, { beforeRename: commit });
 }
 
 function rows(table: readonly unknown[]): string {

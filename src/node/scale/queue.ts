@@ -2,7 +2,6 @@
 // and tell what each run's jobs are doing (`queue status`).
 
 import { SitemapError } from '../../core/errors.js';
-import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
@@ -15,8 +14,8 @@ import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
-import { PLAIN_NAME } from './shard-set.js';
-import { lockSet, unlockSet } from '../staged-output.js';
+import { checkNamesApart, PLAIN_NAME } from './shard-set.js';
+import { ensureDirectory, lockSet, unlockSet } from '../staged-output.js';
 
 export interface EnqueueOptions {
   redis: string;
@@ -220,7 +219,9 @@ async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: Flo
       }
       // The set's lock file too, which local runs take; one a run of this queue left is taken over.
       const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
-      await mkdir(out, { recursive: true });
+      await ensureDirectory(out);
+      // Refused now, not at its index job once its shards are written over the other set's names.
+      await checkNamesApart(out, setName);
       await lockSet(out, setName, runLockOwner(run, flow.queueName), ofThisQueue);
       await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
       await lock.fenced(fencedConnection, () => producer.add(flow));

@@ -3,9 +3,9 @@
 
 import { SitemapError } from '../../core/errors.js';
 import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { writeFileAtomic } from '../staged-output.js';
+import { ensureDirectory, writeFileAtomic } from '../staged-output.js';
 
 /** A file being written whole: nobody sees it under its name before `close`. */
 export interface StorageWriter {
@@ -53,14 +53,12 @@ export class FileSystemStorage implements SetStorage {
   }
 
   async write(name: string, data: string | Uint8Array): Promise<void> {
-    const path = this.path(name);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, data);
+    await writeFileAtomic(this.path(name), data);
   }
 
   async writer(name: string): Promise<StorageWriter> {
     const path = this.path(name);
-    await mkdir(dirname(path), { recursive: true });
+    await ensureDirectory(dirname(path));
     // Unique per process and moment: a retried job's writer never appends to a killed attempt's.
     return new FileWriter(join(dirname(path), `.${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}.tmp`), path);
   }
