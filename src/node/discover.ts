@@ -11,6 +11,7 @@ import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PAT
 import { SitemapError, checkCount, plural } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
+import { sniffFormat } from '../core/read/sniff.js';
 import { showsSitemap, type SitemapFormat } from '../core/read/types.js';
 import { productToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
@@ -466,6 +467,9 @@ class Discovery {
         // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
         if (!isUtf8(bytes) || text.includes('\0')) {
           say('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it');
+        } else if (sniffFormat(text) === 'html') {
+          // An SPA or a soft 404 answers with its page: crawlers read no rules and no Sitemap lines in it.
+          say('discover/robots-sitemap', 'robots.txt is an HTML page (a soft 404, or the site answering every path with its page?): crawlers find no rules and no Sitemap lines in it');
         }
         const parsed = parseRobotsTxt(text, outcome.url);
         node.outcome = 'ok';
