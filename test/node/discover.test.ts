@@ -152,6 +152,18 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt that is not UTF-8 (Latin-1): its bytes above 0x7f are percent-encoded as written, as Google escapes them, not replaced by U+FFFD', async () => {
+    const s = await startSiteServer({ '/caf%E9.xml': { body: urlset(pages('latin', 1)) } });
+    try {
+      s.route('/robots.txt', { type: 'text/plain', body: Buffer.from('# R\xe9glages\nSitemap: /caf\xe9.xml\n', 'latin1') });
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, pages('latin', 1));
+      assert.deepEqual(tree.inputs[0]?.robots?.sitemaps, [s.url('/caf%E9.xml')]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('a robots.txt that is an HTML page (an SPA or soft-404 answering 200): a warning, the well-known paths probed', async () => {
     const s = await startSiteServer({
       '/sitemap.xml': { body: urlset(pages('probed', 1)) },
