@@ -11,6 +11,7 @@ import { classifyInput, otherHost, robotsUrlOf, visitKey, WELL_KNOWN_SITEMAP_PAT
 import { SitemapError, checkCount, plural } from '../core/errors.js';
 import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
+import { sniffFormat } from '../core/read/sniff.js';
 import { showsSitemap, type SitemapFormat } from '../core/read/types.js';
 import { productToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
@@ -462,10 +463,16 @@ class Discovery {
         const head = Buffer.concat(parts).subarray(0, MAX_ROBOTS_BYTES);
         // The line the limit cuts is left out: a Sitemap URL cut short names another document, even another host.
         const bytes = cut ? head.subarray(0, Math.max(head.lastIndexOf(0x0a), head.lastIndexOf(0x0d)) + 1) : head;
-        const text = new TextDecoder().decode(bytes);
+        const utf8 = isUtf8(bytes);
+        // Not UTF-8 (Latin-1, most often): bytes above 0x7f percent-encoded as they are, as Google's parser
+        // escapes them, so that `caf\xe9` names /caf%E9 (UTF-8 sequences come out as UTF-8 would).
+        const text = utf8 ? new TextDecoder().decode(bytes) : bytes.toString('latin1').replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
         // RFC 9309 §2.3: UTF-8. A UTF-16 or binary file reads as empty, to us and to crawlers: said.
-        if (!isUtf8(bytes) || text.includes('\0')) {
+        if (!utf8 || text.includes('\0')) {
           say('discover/robots-sitemap', 'robots.txt is not UTF-8 text (RFC 9309 §2.3): crawlers may misread it, or (UTF-16, binary) read no rules and no Sitemap lines in it');
+        } else if (sniffFormat(text) === 'html') {
+          // An SPA or a soft 404 answers with its page: crawlers read no rules and no Sitemap lines in it.
+          say('discover/robots-sitemap', 'robots.txt is an HTML page (a soft 404, or the site answering every path with its page?): crawlers find no rules and no Sitemap lines in it');
         }
         const parsed = parseRobotsTxt(text, outcome.url);
         node.outcome = 'ok';

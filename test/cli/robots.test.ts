@@ -81,6 +81,14 @@ test('--replace removes the Sitemap lines of other URLs', async () => {
   assert.equal(result.stdout, `robots.txt: added Sitemap: ${NEWS}; removed lines 4, 6 (not given with --sitemap); 1 already present\n`);
 });
 
+test('the summary names at most 10 line numbers of a kind, and counts the rest: 2,000 repeats make one short line', async () => {
+  const { dir, file } = site(`Sitemap: ${S}\n`.repeat(2_000));
+  const result = await runCli(['robots', '--sitemap', S], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(readFileSync(file, 'utf8'), `Sitemap: ${S}\n`);
+  assert.equal(result.stdout, 'robots.txt: removed repeated lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 1,989 more; 1 already present\n');
+});
+
 test('without --replace, other Sitemap lines stay', async () => {
   const { dir, file } = site('Sitemap: https://old.example.com/a.xml\n');
   const result = await runCli(['robots', '--sitemap', S], { cwd: dir });

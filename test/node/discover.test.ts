@@ -152,6 +152,37 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('a robots.txt that is not UTF-8 (Latin-1): its bytes above 0x7f are percent-encoded as written, as Google escapes them, not replaced by U+FFFD', async () => {
+    const s = await startSiteServer({ '/caf%E9.xml': { body: urlset(pages('latin', 1)) } });
+    try {
+      s.route('/robots.txt', { type: 'text/plain', body: Buffer.from('# R\xe9glages\nSitemap: /caf\xe9.xml\n', 'latin1') });
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, pages('latin', 1));
+      assert.deepEqual(tree.inputs[0]?.robots?.sitemaps, [s.url('/caf%E9.xml')]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a robots.txt that is an HTML page (an SPA or soft-404 answering 200): a warning, the well-known paths probed', async () => {
+    const s = await startSiteServer({
+      '/sitemap.xml': { body: urlset(pages('probed', 1)) },
+      '/robots.txt': { type: 'text/html', body: '\n<!DOCTYPE html>\n<html><body><p>Page not found</p></body></html>\n' },
+    });
+    try {
+      const { tree, urls } = await discover(s.url('/'));
+      assert.deepEqual(urls, pages('probed', 1));
+      const robots = tree.inputs[0]?.robots;
+      assert.deepEqual(robots?.diagnostics.map((d) => [d.code, d.severity]), [['discover/robots-sitemap', 'warning']]);
+      assert.match(robots?.diagnostics[0]?.message ?? '', /HTML page/);
+      // A plain robots.txt whose comment starts with "<html" is no page.
+      s.route('/robots.txt', { type: 'text/plain', body: `# <html> is not a page\nUser-agent: *\nDisallow:\n` });
+      assert.deepEqual((await discover(s.url('/'))).tree.inputs[0]?.robots?.diagnostics, []);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('sends the user agent', async () => {
     const before = server.requests.length;
     await discover(server.url('/a.xml'), { userAgent: 'sitemapkit/9.9 (+https://example.org)' });

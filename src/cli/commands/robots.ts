@@ -11,7 +11,7 @@ import { ioErrorReason } from '../../node/io-errors.js';
 import { asUsage, UsageError } from '../args.js';
 import { commandLine } from '../command.js';
 import { ROBOTS } from '../declarations.js';
-import { formatBytes } from '../format.js';
+import { formatBytes, formatCount } from '../format.js';
 import { EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 
@@ -112,8 +112,10 @@ function summaryLine(name: string, edit: SitemapLinesEdit, created: boolean, don
   const parts: string[] = [];
   /** Lines of the file as it was; a rewritten line that moved (a line above it removed) says where it is now. */
   const said = (change: TouchedLine['change'], what: (lines: string) => string): void => {
-    const lines = edit.touched.filter((t) => t.change === change).map((t) => (t.newLine !== undefined && t.newLine !== t.oldLine ? `${t.oldLine} (now ${t.newLine})` : String(t.oldLine)));
-    if (lines.length > 0) parts.push(what(`${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`));
+    const touched = edit.touched.filter((t) => t.change === change);
+    // At most 10 numbers: a file of 40,000 repeats would make a line of 270 KB (--format json lists them all).
+    const lines = touched.slice(0, 10).map((t) => (t.newLine !== undefined && t.newLine !== t.oldLine ? `${t.oldLine} (now ${t.newLine})` : String(t.oldLine)));
+    if (lines.length > 0) parts.push(what(`${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}${touched.length > 10 ? ` and ${formatCount(touched.length - 10)} more` : ''}`));
   };
   if (created) parts.push(verb('created', 'create'));
   const { added, updated } = edit;

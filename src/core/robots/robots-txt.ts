@@ -222,7 +222,8 @@ export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
     // A CMS template shipped unrendered (Ghost's `{{blog-url}}/sitemap.xml`) would resolve to a path
     // under the robots.txt host that is certainly not the sitemap meant.
     if (TEMPLATE_RE.test(value)) return report('robots/sitemap-placeholder', 'Sitemap value contains an unrendered template placeholder; ignored');
-    if (!URL.canParse(value, base)) return report('robots/sitemap-invalid', 'Sitemap value is not a valid URL; ignored');
+    // RFC 3986 §4.2: a relative reference has no ":" before its first "/" (`<https://…>`, a URL in quotes).
+    if (!URL.canParse(value, base) || (/^[^/?#]*:/.test(value) && !URL.canParse(value))) return report('robots/sitemap-invalid', 'Sitemap value is not a valid URL; ignored');
     const url = new URL(value, base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return report('robots/sitemap-scheme', `Sitemap URL scheme ${url.protocol.slice(0, -1)} is not http or https; ignored`);

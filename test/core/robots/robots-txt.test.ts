@@ -482,6 +482,17 @@ describe('parseRobotsTxt: corpus', () => {
 });
 
 describe('parseRobotsTxt: problem codes (issue 23)', () => {
+  it('refuses a URL in <> or quotes, which is no relative reference (a ":" before the first "/", RFC 3986 §4.2), instead of resolving it to a path', () => {
+    const robots = parse('Sitemap: <https://example.com/a.xml>\nSitemap: "https://example.com/b.xml"\nSitemap: /go?to=https://example.com/c.xml\nSitemap: d.xml#x:y\n', 'https://example.com/robots.txt');
+    assert.deepEqual(robots.sitemaps.map((s) => s.url), ['https://example.com/go?to=https://example.com/c.xml', 'https://example.com/d.xml']);
+    assert.deepEqual(robots.problems.map((p) => [p.line, p.code]), [
+      [1, 'robots/sitemap-invalid'],
+      [2, 'robots/sitemap-invalid'],
+      [3, 'robots/sitemap-relative'],
+      [4, 'robots/sitemap-relative'],
+    ]);
+  });
+
   it('gives each kind of problem its stable code, each documented in docs/rules.md', () => {
     const text = [
       'Disallow: /early',
