@@ -420,19 +420,18 @@ async function syncDirectory(dir: string): Promise<void> {
 
 /** `mkdir -p` by hand (Node 20's recursive mkdir spins forever on `/proc/nope`); each folder made is added to `made`. */
 export async function ensureDirectory(path: string, made: string[] = []): Promise<void> {
-  try {
-    await mkdir(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      if (!(await stat(path)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-      return;
-    }
-    const parent = dirname(path);
-    if (code !== 'ENOENT' || parent === path) throw error;
+  let error = await mkdir(path).catch((e: NodeJS.ErrnoException) => e);
+  const parent = dirname(path);
+  if (error?.code === 'ENOENT' && parent !== path) {
     await ensureDirectory(parent, made);
-    await mkdir(path);
+    error = await mkdir(path).catch((e: NodeJS.ErrnoException) => e);
   }
+  // Made meanwhile by another run (two coordinators at once) is made as asked.
+  if (error?.code === 'EEXIST') {
+    if (!(await stat(path)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    return;
+  }
+  if (error !== undefined) throw error;
   made.push(path);
 }
 

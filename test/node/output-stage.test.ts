@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
-import { StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
+import { ensureDirectory, StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
 import { HttpCache } from '../../src/node/http/cache.js';
 import type { HttpBody } from '../../src/node/http/client.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -217,4 +217,12 @@ test('writeFileAtomic runs beforeRename when it writes into a device too: what i
   let ran = 0;
   await writeFileAtomic('/dev/null', '{}', { beforeRename: async () => void ran++ });
   assert.equal(ran, 1);
+});
+
+test('folders made by two runs at once: each finds the path made, neither fails (two coordinators adding a queued run)', async () => {
+  for (let round = 0; round < 20; round++) {
+    const path = join(tempDir(), 'a', 'b', 'c', 'd');
+    await Promise.all([ensureDirectory(path), ensureDirectory(path), ensureDirectory(path)]);
+    assert.ok(statSync(path).isDirectory());
+  }
 });
