@@ -307,16 +307,20 @@ export function parseW3cDatetime(text: string): ParsedW3cDatetime | undefined {
 
 /** The newest of the items' lastmods, compared as instants; a lastmod that is no W3C Datetime is passed over. */
 export function newestLastmod(items: Iterable<{ readonly lastmod?: string | undefined }>): string | undefined {
-  let newest: string | undefined;
-  let newestMs = Number.NEGATIVE_INFINITY;
-  for (const { lastmod } of items) {
+  const newest = new NewestLastmod();
+  for (const { lastmod } of items) newest.add(lastmod);
+  return newest.text;
+}
+
+/** newestLastmod of values given one at a time (a document read as pushed): each parsed once. */
+export class NewestLastmod {
+  text: string | undefined;
+  private ms = Number.NEGATIVE_INFINITY;
+
+  add(lastmod: string | undefined): void {
     const ms = lastmod === undefined ? undefined : parseW3cDatetime(lastmod)?.epochMs;
-    if (ms !== undefined && ms > newestMs) {
-      newestMs = ms;
-      newest = lastmod;
-    }
+    if (ms !== undefined && ms > this.ms) [this.ms, this.text] = [ms, lastmod];
   }
-  return newest;
 }
 
 /** Why `text` is not a W3C Datetime (a phrase such as `month 13 is out of range (01–12)`), or `undefined` if it is one. */

@@ -4,7 +4,7 @@
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { formatCount } from '../count-text.js';
 import { plural } from '../errors.js';
-import { newestLastmod, parseW3cDatetime } from '../datetime.js';
+import { newestLastmod, NewestLastmod } from '../datetime.js';
 import { SitemapDocument } from '../read/document.js';
 import type { Representation, SitemapFile, StreamedRepresentation } from './handler.js';
 
@@ -54,7 +54,7 @@ const PAGE_CHUNK = 1 << 20;
 async function pageEntries(file: SitemapFile, keep: number, pause?: () => Promise<void>): Promise<{ entries: SetView['urls'][number][]; count: number; newest?: string }> {
   const entries: SetView['urls'][number][] = [];
   let count = 0;
-  let newest: { text?: string; ms: number } = { ms: -Infinity };
+  const newest = new NewestLastmod();
   const ignore = (): void => {};
   const document = new SitemapDocument({}, {
     format: ignore,
@@ -62,9 +62,9 @@ async function pageEntries(file: SitemapFile, keep: number, pause?: () => Promis
     diagnostic: ignore,
     url(entry) {
       count++;
-      const lastmod = typeof entry.lastmod === 'string' ? { text: entry.lastmod, ms: parseW3cDatetime(entry.lastmod)?.epochMs ?? NaN } : undefined;
-      if (lastmod !== undefined && lastmod.ms > newest.ms) newest = lastmod;
-      if (entries.length < keep) entries.push({ loc: entry.loc, ...(lastmod !== undefined ? { lastmod: lastmod.text } : {}) });
+      const lastmod = typeof entry.lastmod === 'string' ? entry.lastmod : undefined;
+      newest.add(lastmod);
+      if (entries.length < keep) entries.push({ loc: entry.loc, ...(lastmod !== undefined ? { lastmod } : {}) });
     },
   });
   const reader = bytesOf(file).getReader();
