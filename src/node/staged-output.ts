@@ -436,7 +436,7 @@ export async function ensureDirectory(path: string, made: string[] = []): Promis
 }
 
 /** Removes `folders`, innermost first, up to the first that is not empty (rmdir removes only an empty one). */
-async function removeEmptyFolders(folders: readonly string[]): Promise<void> {
+export async function removeEmptyFolders(folders: readonly string[]): Promise<void> {
   for (let i = folders.length - 1; i >= 0; i--) if (!(await rmdir(folders[i] as string).then(() => true, () => false))) return;
 }
 

@@ -290,7 +290,7 @@ test('a shard that fails for good fails the run: exit 2, the failed shard and it
   assert.equal(await stop(w), 0);
 });
 
-test('a run whose set clashes with a sharded set of the folder (sitemap beside sitemap-news) is refused before it is queued; a folder that cannot be made (/proc/nope) is refused, not a spin for ever', { skip }, async () => {
+test('a run whose set clashes with a sharded set of the folder (sitemap beside sitemap-news) is refused before it is queued, leaving nothing (no empty scratch folder); so is one with an unreadable input, its folder removed; a folder that cannot be made (/proc/nope) is refused in the words of generate, not a spin for ever', { skip }, async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'urls.txt'), '/a/1\n/b/2\n');
   assert.equal((await runCli(['generate', 'urls.txt', '--base-url', BASE, '--out', 'out', '--name', 'sitemap-news', '--shards', '2'], { cwd: dir })).code, 0);
@@ -299,11 +299,33 @@ test('a run whose set clashes with a sharded set of the folder (sitemap beside s
   const clash = await runCli(['queue', 'generate', 'urls.txt', '--out', 'out', ...queue], { cwd: dir });
   assert.equal(clash.code, 2, clash.stderr);
   assert.match(clash.stderr, /the set "sitemap" cannot be published in \S+ beside the sharded set "sitemap-news"/);
-  assert.deepEqual(readdirSync(join(dir, 'out')).filter((name) => name !== '.sitemapkit-queue').sort(), before);
-  assert.deepEqual(readdirSync(join(dir, 'out', '.sitemapkit-queue')), []);
+  assert.deepEqual(readdirSync(join(dir, 'out')).sort(), before);
+  // The first input is split before the second is found missing: the folders the run made go.
+  const unreadable = await runCli(['queue', 'generate', 'urls.txt', 'nope.txt', '--out', 'new/out', ...queue], { cwd: dir });
+  assert.equal(unreadable.code, 2, unreadable.stderr);
+  assert.equal(existsSync(join(dir, 'new')), false);
+  const noSet = await runCli(['queue', 'apply', 'urls.txt', '--out', 'new', ...queue.slice(0, 4)], { cwd: dir });
+  assert.match(noSet.stderr, /new holds no sharded set named "sitemap"/);
+  assert.equal(existsSync(join(dir, 'new')), false);
   if (!existsSync('/proc/self')) return;
   const proc = await runCli(['queue', 'generate', 'urls.txt', '--out', '/proc/nope/x', ...queue], { cwd: dir });
   assert.equal(proc.code, 2, proc.stderr);
+  assert.equal(proc.stderr, 'sitemapkit queue: cannot write to /proc/nope/x: no such file\n');
+});
+
+test('a run with no URL to write (an empty input, every line refused) is refused before it is queued, as generate --shards refuses it, not failed by its index job after every attempt; nothing is left', { skip }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'empty.txt'), '');
+  writeFileSync(join(dir, 'bad.txt'), 'a b\n');
+  const queue = ['--redis', redis.url, '--queue', 'q-empty', '--base-url', BASE, '--shards', '2', '--no-wait', '--out', 'out'];
+  const empty = await runCli(['queue', 'generate', 'empty.txt', ...queue], { cwd: dir });
+  assert.equal(empty.code, 2, empty.stderr);
+  assert.equal(empty.stderr, 'sitemapkit queue: no URLs to write: the input lists none\n');
+  const bad = await runCli(['queue', 'generate', 'bad.txt', ...queue], { cwd: dir });
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /\/bad\.txt:1: input\/text .*\nsitemapkit queue: no URL could be written: every entry was refused \(1 entry\)\n$/);
+  assert.equal(existsSync(join(dir, 'out')), false);
+  assert.deepEqual(await queueStatus(redis.url, 'q-empty'), []);
 });
 
 test('usage: --redis is required and is a redis:// URL; an unreachable Redis is one line, exit 2', { skip }, async () => {

@@ -53,7 +53,7 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
       stopIfAborted(options.signal);
       if ((++batches & 63) === 0) options.onProgress?.({ urls, files: 0, rejected, duplicates: 0, elapsedMs: performance.now() - started });
     }
-    if (urls === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: every entry was refused (${plural(rejected, 'entry', 'entries')})` : 'no URLs to write: the input lists none');
+    if (urls === 0) throw emptyInput(rejected);
     const manifests: string[] = [];
     const stemsOf: string[][] = Array.from({ length: settings.shards }, () => []);
     for (const stem of spilled.keys()) (stemsOf[Number(stem.slice(stem.lastIndexOf('.') + 1))] as string[]).push(stem);
@@ -84,4 +84,9 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
   } finally {
     await spill.abort();
   }
+}
+
+/** The refusal of an input without a URL to write (`rejected` of its entries refused). */
+export function emptyInput(rejected: number): SitemapError {
+  return new SitemapError('ERR_SITEMAP_EMPTY', rejected > 0 ? `no URL could be written: every entry was refused (${plural(rejected, 'entry', 'entries')})` : 'no URLs to write: the input lists none');
 }

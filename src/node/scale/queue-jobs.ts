@@ -3,8 +3,11 @@
 // (https://docs.bullmq.io/guide/flows): a parent `set` (with `split` children for a source module)
 // adds its `shard` jobs (`child` ones for apply) in batches, waits for them, then writes the index.
 
+import { rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { manifestFileName } from '../../core/scale/layout.js';
 import type { ShardSetOptions } from './shard-set.js';
+import type { SetStorage } from './storage.js';
 
 export const DEFAULT_QUEUE = 'sitemapkit';
 /** The run's scratch folder, inside the set's folder: a dot folder, never served nor named by an index. */
@@ -114,6 +117,12 @@ export function partFile(run: string, part: number, shard: number): string {
 /** The folder of split job `part`'s files. */
 export function partFolder(run: string, part: number): string {
   return `${SCRATCH}/${run}/parts/${part}`;
+}
+
+/** Removes run `run`'s scratch files, and the scratch folder once empty (rmdir: never another run's files). */
+export async function removeScratch(storage: SetStorage, run: string): Promise<void> {
+  await storage.remove(`${SCRATCH}/${run}`);
+  await rmdir(join(storage.localDir, SCRATCH)).catch(() => undefined);
 }
 
 /** Where the coordinator of an apply leaves the changes of child `stem` (queue-apply.ts planQueuedApply). */

@@ -9,13 +9,15 @@ import { checkShards, LAYOUT_VERSION } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, removeScratch, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
+import { emptyInput } from './generate-sharded.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { checkNamesApart, PLAIN_NAME } from './shard-set.js';
-import { ensureDirectory, lockSet, unlockSet } from '../staged-output.js';
+import { ensureDirectory, lockSet, removeEmptyFolders, unlockSet } from '../staged-output.js';
+import { writeError } from '../io-errors.js';
 
 export interface EnqueueOptions {
   redis: string;
@@ -76,14 +78,13 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
     try {
       for (const input of options.inputs ?? []) await splitInput(input, files, options);
     } catch (error) {
-      // An input that cannot be read: no run, and nothing of it left on the shared location.
       await files.close().catch(() => undefined);
-      await storage.remove(`${SCRATCH}/${run}`);
       throw error;
     }
     await files.close();
-    entries = files.outcome.entries;
-    rejected = files.outcome.rejected;
+    ({ entries, rejected } = files.outcome);
+    // Refused now, as generate --shards refuses it, not by its index job after every attempt.
+    if (entries === 0) throw emptyInput(rejected);
     parent.routed = entries;
   }
   await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
@@ -165,7 +166,18 @@ async function whileSplitting<T>({ redis: url, queue: queueName, lockTtlMs = 5_0
       if (state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is already on queue ${queueName} (${state}): give another --run, or follow it with queue status --run ${run}`);
       // What a coordinator of this --run that died while splitting left.
       await storage.remove(`${SCRATCH}/${run}`);
-      return await split({ url, client, queue, lockTtlMs });
+      const made: string[] = [];
+      await ensureDirectory(storage.localDir, made).catch((error: unknown) => {
+        throw writeError(error, `to ${storage.localDir}`);
+      });
+      try {
+        return await split({ url, client, queue, lockTtlMs });
+      } catch (error) {
+        // A run refused (bad input, a name clash, another run of the set) leaves nothing it made.
+        await removeScratch(storage, run);
+        await removeEmptyFolders(made);
+        throw error;
+      }
     } finally {
       await lease.release();
     }
@@ -193,7 +205,7 @@ function runId(run: string | undefined): string {
 /**
  * Adds a run's flow unless another run on the folder is not done (each run's index removes the files it
  * does not name). Check, claim and add hold a lock, claim and add fenced in Redis: a coordinator frozen
- * past the lock's time to live adds nothing. On refusal or failure the run's scratch files go.
+ * past the lock's time to live adds nothing.
  */
 async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
   // Never reconnects nor resends: a WATCH lives with its connection, and ioredis resent the MULTI/EXEC
@@ -219,7 +231,6 @@ async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: Flo
       }
       // The set's lock file too, which local runs take; one a run of this queue left is taken over.
       const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
-      await ensureDirectory(out);
       // Refused now, not at its index job once its shards are written over the other set's names.
       await checkNamesApart(out, setName);
       await lockSet(out, setName, runLockOwner(run, flow.queueName), ofThisQueue);
@@ -232,7 +243,6 @@ async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: Flo
     }
   } catch (error) {
     await unlockSet(out, setName, runLockOwner(run, flow.queueName));
-    await storage.remove(`${SCRATCH}/${run}`);
     throw error;
   } finally {
     await producer.close();

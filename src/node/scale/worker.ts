@@ -9,7 +9,7 @@ import { SitemapError } from '../../core/errors.js';
 import { LAYOUT_VERSION } from '../../core/scale/layout.js';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary, type ShardFile } from './shard-set.js';
-import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, runLockOwner, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, removeScratch, runLockOwner, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
 import { loadBullMQ, shownRedis, type BullMQ } from './queue-redis.js';
 import { ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
@@ -200,8 +200,7 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   }
   // A part's folder at a time: removing parts × shards files at once held ~90 MB per 65,536.
   for (const part of await storage.list(`${SCRATCH}/${data.run}/parts`)) await storage.remove(`${SCRATCH}/${data.run}/parts/${part}`);
-  await storage.remove(`${SCRATCH}/${data.run}`);
-  if ((await storage.list(SCRATCH)).length === 0) await storage.remove(SCRATCH);
+  await removeScratch(storage, data.run);
   await stillOurs();
   await unlockSet(data.out, data.set.name ?? 'sitemap', runLockOwner(data.run, job.queueName));
   return data.outcome as RunOutcome;
