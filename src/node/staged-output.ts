@@ -457,12 +457,12 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
 }
 
 /**
- * Whether a file belongs to a set in the folder whose name extends `name` (`NAME-news`, seen by its index
- * `NAME-news.xml` or its index link): `NAME-news-….xml.gz` is that set's child, never NAME's to remove.
+ * The set in the folder whose name extends `name` (`NAME-news`, seen by its index `NAME-news.xml` or its
+ * index link) that a file belongs to: `NAME-news-….xml.gz` is that set's child, never NAME's to remove.
  */
-export function ofLongerSet(name: string, listing: readonly string[]): (file: string) => boolean {
+export function ofLongerSet(name: string, listing: readonly string[]): (file: string) => string | undefined {
   const longer = listing.flatMap((file) => /^(.+?)(?:\.xml|-indexes)$/.exec(file)?.[1] ?? []).filter((other) => other.startsWith(`${name}-`));
-  return (file) => longer.some((other) => file.startsWith(`${other}-`));
+  return (file) => longer.find((other) => file.startsWith(`${other}-`));
 }
 
 /** Whether a process with this id exists (one we may not signal exists too). */

@@ -222,6 +222,20 @@ test('two sharded sets whose names are one and one plus "-…" (sitemap, sitemap
   }
 });
 
+test('a sharded set with a section extending the name of another set beside it (section a-1 of sitemap, the set sitemap-a) is refused before a shard is written, and at its index: its children sitemap-a-1.… were kept as sitemap-a\'s, never removed', async () => {
+  const out = tempDir();
+  await writeSitemaps([{ loc: `${BASE}z` }], { outDir: out, baseUrl: BASE, name: 'sitemap-a' });
+  const before = readdirSync(out).sort();
+  const refused = { code: 'ERR_SITEMAP_STATE', message: /^the set "sitemap" cannot be published in \S+ beside the set "sitemap-a": its child sitemap-a-1\.\d would be taken for one of "sitemap-a" and never removed/ };
+  await assert.rejects(writeShardedSet([{ loc: `${BASE}a/1` }, { loc: `${BASE}a-1/2` }], { outDir: out, baseUrl: BASE, shards: 2, compressionThreads: 1 }), refused);
+  assert.deepEqual(readdirSync(out).sort(), before);
+  // Its shard written by another process, its index refused all the same.
+  await writeShard({ entries: [{ loc: `${BASE}a-1/2` }], shard: 0, shards: 1, outDir: out, baseUrl: BASE, compressionThreads: 1 });
+  await assert.rejects(writeIndexFromManifests({ manifests: [join(out, 'sitemap-shard-0-of-1.json')], outDir: out }), { ...refused, message: /its child sitemap-a-1\.0\.[0-9a-f]{8}\.xml\.gz would be taken/ });
+  // Sections a and b: apart from sitemap-a's names (sitemap-a.0.….xml.gz).
+  await writeShardedSet([{ loc: `${BASE}a/1` }, { loc: `${BASE}b/2` }], { outDir: out, baseUrl: BASE, shards: 1, compressionThreads: 1 });
+});
+
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
   const dir = tempDir();
   await generate(dir, catalogue({ a: 30, b: 30 }), 'out');

@@ -26,7 +26,6 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
   // Holds the set's lock (staged-output.ts) for the whole run, as writeSitemaps' output does.
   const spill = await StagedOutput.create(settings.outDir, { name: settings.name, gzipLevel: 0, exclusive: true });
   try {
-    await checkNamesApart(settings.outDir, settings.name);
     const serializer = setSerializer(settings);
     const spilled = new Spill((stem) => spill.path(`entries-${stem}`), 64 * 1024 * 1024);
     let urls = 0;
@@ -54,6 +53,8 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
       if ((++batches & 63) === 0) options.onProgress?.({ urls, files: 0, rejected, duplicates: 0, elapsedMs: performance.now() - started });
     }
     if (urls === 0) throw emptyInput(rejected);
+    // Before a shard is written: its children are placed beside the published sets.
+    await checkNamesApart(settings.outDir, settings.name, spilled.keys());
     const manifests: string[] = [];
     const stemsOf: string[][] = Array.from({ length: settings.shards }, () => []);
     for (const stem of spilled.keys()) (stemsOf[Number(stem.slice(stem.lastIndexOf('.') + 1))] as string[]).push(stem);

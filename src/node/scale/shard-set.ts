@@ -455,9 +455,9 @@ export interface PublishOptions {
  */
 export async function publishSet(output: StagedOutput, settings: ShardSettings, files: readonly ShardFile[], placed: readonly StagedFile[], options: PublishOptions = {}): Promise<{ indexFiles: IndexFile[]; removed: string[] }> {
   const { outDir, name } = settings;
-  await checkNamesApart(outDir, name);
-  const beforeWrite = options.beforeWrite;
   const sorted = sortByName(files);
+  await checkNamesApart(outDir, name, sorted.map((file) => file.name));
+  const beforeWrite = options.beforeWrite;
   if (sorted.length === 0) throw new SitemapError('ERR_SITEMAP_EMPTY', 'no URLs to write: the set is empty');
   const per = Math.max(1, Math.min(options.maxSitemapsPerIndex ?? Infinity, settings.limits.maxSitemapsPerIndex));
   const chunks: ShardFile[][] = [];
@@ -514,14 +514,21 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
 /**
  * Refuses the set `name` beside a sharded set named `name-…`, or whose name `name` extends: section
  * `news-x` of `sitemap` and `x` of `sitemap-news` are both `sitemap-news-x`, so neither could tell its
- * old children (to remove them) from the other's.
+ * old children (to remove them) from the other's. Beside a set of another kind named `name-…` (build's,
+ * generate's), only `children` (names or stems) of that name are refused: they would be kept as its, stale for ever.
  */
-export async function checkNamesApart(outDir: string, name: string): Promise<void> {
-  for (const file of await readdir(outDir)) {
+export async function checkNamesApart(outDir: string, name: string, children: Iterable<string> = []): Promise<void> {
+  const listing = await readdir(outDir);
+  for (const file of listing) {
     const other = /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1];
     if (other === undefined || !(other.startsWith(`${name}-`) || name.startsWith(`${other}-`))) continue;
     const [short, long] = other.length < name.length ? [other, name] : [name, other];
     throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the sharded set "${other}": their children's names overlap (section ${long.slice(short.length + 1)}-x of "${short}" and x of "${long}" are both ${long}-x); give one of them another name or folder`);
+  }
+  const theirs = ofLongerSet(name, listing);
+  for (const child of children) {
+    const other = theirs(child);
+    if (other !== undefined) throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the set "${other}": its child ${child} would be taken for one of "${other}" and never removed; give one of them another name or folder`);
   }
 }
 
