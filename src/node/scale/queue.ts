@@ -167,9 +167,7 @@ async function whileSplitting<T>({ redis: url, queue: queueName, lockTtlMs = 5_0
       // What a coordinator of this --run that died while splitting left.
       await storage.remove(`${SCRATCH}/${run}`);
       const made: string[] = [];
-      await ensureDirectory(storage.localDir, made).catch((error: unknown) => {
-        throw writeError(error, `to ${storage.localDir}`);
-      });
+      await ensureDirectory(storage.localDir, made).catch((error: unknown) => Promise.reject(writeError(error, `to ${storage.localDir}`)));
       try {
         return await split({ url, client, queue, lockTtlMs });
       } catch (error) {
