@@ -107,7 +107,8 @@ export class EntryPolicy {
 
   /**
    * After the writer refused `entry` with `error`: the entry without the refused optional value (the
-   * default in its place when there is one), with a warning; or undefined to reject the entry (a
+   * default in its place when there is one) or without the optional part the writer marked as holding
+   * it (an image, a video's tvshow, an alternate), with a warning; or undefined to reject the entry (a
    * required value, or `strict`).
    */
   replace(error: InvalidValueError, entry: UrlEntry, warn: EntryWarningHandler): UrlEntry | undefined {
@@ -125,21 +126,14 @@ export class EntryPolicy {
       }
       return entry;
     }
-    if (error.field === HREFLANG_FIELD && Array.isArray(entry.alternates)) {
-      const links = entry.alternates;
-      // One given twice is refused at a later link of its language (url-entry.ts): that link goes, the language's first stays.
-      const language = error.rule.startsWith('hreflang/duplicate') ? String(error.value).toLowerCase() : undefined;
-      const first = links.findIndex((a) => String(a?.hreflang).toLowerCase() === language);
-      const dropped = links.findIndex((a, i) => i > first && a?.hreflang === error.value);
-      const kept = links.filter((a, i) => (language === undefined ? a?.hreflang !== error.value : i !== dropped));
-      if (kept.length === links.length) return undefined;
-      const problem = typeof error.value === 'string' ? languageTagProblem(error.value) : undefined;
-      const fix = problem?.fix !== undefined ? `: write ${problem.fix}` : '';
-      warn(error.rule, `${error.message}${fix}; the URL is written without this alternate`);
-      entry.alternates = kept;
-      return entry;
-    }
-    return undefined;
+    const at = error.at;
+    if (at === undefined) return undefined;
+    if (Array.isArray(at.owner)) at.owner.splice(at.key as number, 1);
+    else delete at.owner[at.key];
+    const problem = error.field === HREFLANG_FIELD && typeof error.value === 'string' ? languageTagProblem(error.value) : undefined;
+    const fix = problem?.fix !== undefined ? `: write ${problem.fix}` : '';
+    warn(error.rule, `${error.message}${fix}; the URL is written without this ${at.field}`);
+    return entry;
   }
 
   // RFC 3986 §3.5: the fragment is not sent to the server, so engines index the URL without it; written
