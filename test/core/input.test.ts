@@ -715,6 +715,15 @@ describe('EntryPolicy', () => {
     assert.equal(written({ loc: '/a', news: news({ publication: { name: 'D', language: 'en-US' } }) } as UrlEntry, new EntryPolicy({ now: NOW, strict: true })).xml, null);
   });
 
+  it('many refused images or alternates of one URL go in one replacement, not one each (the writer tries an entry at most 16 times)', () => {
+    const images = Array.from({ length: 20 }, (_, i) => ({ loc: `data:image/png;base64,${i}` }));
+    const alternates = Array.from({ length: 20 }, (_, i) => ({ hreflang: `e${i}_X`, href: `/${i}` }));
+    const result = written({ loc: '/m', images: [...images, { loc: '/ok.jpg' }], alternates: [{ hreflang: 'en', href: '/m' }, ...alternates] });
+    assert.equal(result.xml, '<url><loc>https://example.com/m</loc><image:image><image:loc>https://example.com/ok.jpg</image:loc></image:image><xhtml:link rel="alternate" hreflang="en" href="https://example.com/m"/></url>\n');
+    assert.equal(result.list.filter(([code]) => code === 'loc/unsupported-scheme').length, 20);
+    assert.equal(result.list.filter(([code]) => code === 'hreflang/invalid').length, 20);
+  });
+
   it('a news keyword (an item of any comma-separated list) holding a comma is refused: read back, the list would split it', () => {
     const one = written({ loc: '/k', news: news({ keywords: ['a, b', 'c'] }) } as UrlEntry);
     assert.match(one.xml ?? '', /<news:keywords>c<\/news:keywords>/);

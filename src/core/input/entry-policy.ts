@@ -126,13 +126,18 @@ export class EntryPolicy {
       }
       return entry;
     }
-    const at = error.at;
-    if (at === undefined) return undefined;
-    if (Array.isArray(at.owner)) at.owner.splice(at.key as number, 1);
-    else delete at.owner[at.key];
-    const problem = error.field === HREFLANG_FIELD && typeof error.value === 'string' ? languageTagProblem(error.value) : undefined;
-    const fix = problem?.fix !== undefined ? `: write ${problem.fix}` : '';
-    warn(error.rule, `${error.message}${fix}; the URL is written without this ${at.field}`);
+    if (error.at === undefined) return undefined;
+    const refused = [error, ...(error.also ?? [])];
+    // From the last: the items of one list are refused in order, and each removal moves those after it.
+    for (const { at } of refused.slice().reverse()) {
+      const { owner, key } = at as NonNullable<InvalidValueError['at']>;
+      if (Array.isArray(owner)) owner.splice(key as number, 1);
+      else delete owner[key];
+    }
+    for (const { at, field, rule, message, value } of refused) {
+      const fix = field === HREFLANG_FIELD && typeof value === 'string' ? languageTagProblem(value)?.fix : undefined;
+      warn(rule, `${message}${fix !== undefined ? `: write ${fix}` : ''}; the URL is written without this ${at?.field}`);
+    }
     return entry;
   }
 

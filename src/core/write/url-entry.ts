@@ -172,17 +172,15 @@ export class UrlEntrySerializer {
     if (typeof value !== 'string') {
       throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be a string URL, got ${quoteValue(value)}`);
     }
-    if (!page) {
-      try {
-        return normalizeUrl(value, field, this.baseUrl, this.limits.maxLocLength);
-      } catch (error) {
-        // url.ts names the value; beside a page's loc, the field says which URL it is.
-        if (error instanceof InvalidValueError && !error.message.startsWith(field)) error.message = `${field} ${error.message}`;
-        throw error;
-      }
+    let url: string;
+    try {
+      url = page ? normalizeLoc(value, this.baseUrl, this.limits) : normalizeUrl(value, field, this.baseUrl, this.limits.maxLocLength);
+    } catch (error) {
+      // url.ts names the value; beside a page's loc, the field says which URL it is (image:loc "…" is not a valid URL).
+      if (!page && error instanceof InvalidValueError && !error.message.startsWith(field)) error.message = `${field} ${error.message}`;
+      throw error;
     }
-    const url = normalizeLoc(value, this.baseUrl, this.limits);
-    if (this.scope !== undefined) {
+    if (page && this.scope !== undefined) {
       const reason = scopeViolation(url, this.scope);
       if (reason !== undefined) {
         throw new InvalidValueError('loc/out-of-scope', field, value, `${quoteValue(url)} is outside the sitemap's location ${this.scope.href}: ${reason}`);
@@ -209,14 +207,16 @@ export class UrlEntrySerializer {
     }
     let xml = '';
     const items = max > 1 ? (value as unknown[]) : [value];
+    let refused: InvalidValueError | undefined;
     for (let i = 0; i < items.length; i++) {
       try {
         GOOGLE_RULES.get(decl)?.(items[i], loc);
         xml += this.element(part, items[i], this.open(namespaceBit(decl.ns), field));
       } catch (error) {
-        throw max > 1 ? mark(error, items, i, decl.name) : mark(error, entry, decl.prop as string, decl.name);
+        refused = collect(refused, max > 1 ? mark(error, items, i, decl.name) : mark(error, entry, decl.prop as string, decl.name));
       }
     }
+    if (refused !== undefined) throw refused;
     return xml;
   }
 
@@ -323,10 +323,10 @@ export class UrlEntrySerializer {
     // hreflang (any case: RFC 5646 §2.1.1) → its URL: one URL per language, as validate's hreflang rules want.
     const hrefs = links.length > 1 ? new Map<string, string>() : undefined;
     const items = list(links, 'xhtml:link');
-    let i = 0;
-    try {
-      for (; i < items.length; i++) {
-        const link = items[i] as { hreflang: string; href: string };
+    let refused: InvalidValueError | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const link = items[i] as { hreflang: string; href: string };
+      try {
         if (link === null || typeof link !== 'object' || typeof link.hreflang !== 'string' || !HREFLANG.test(link.hreflang)) {
           throw new InvalidValueError('hreflang/invalid', 'xhtml:link@hreflang', link?.hreflang, `hreflang ${quoteValue(link?.hreflang)} is not a language code such as "en", "en-GB" or "x-default"`);
         }
@@ -338,11 +338,12 @@ export class UrlEntrySerializer {
         }
         hrefs?.set(language, href);
         xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(href) + '"/>';
+      } catch (error) {
+        // A duplicate is refused at its later link: that one goes, the language's first stays.
+        refused = collect(refused, mark(error, items as unknown[], i, 'alternate'));
       }
-    } catch (error) {
-      // A duplicate is refused at its later link: that one goes, the language's first stays.
-      throw mark(error, items as unknown[], i, 'alternate');
     }
+    if (refused !== undefined) throw refused;
     return xml;
   }
 }
@@ -351,6 +352,14 @@ export class UrlEntrySerializer {
 function mark(error: unknown, owner: Record<string, unknown> | unknown[], key: string | number, field: string): unknown {
   if (error instanceof InvalidValueError) error.at ??= { owner, key, field };
   return error;
+}
+
+/** The first refusal of a list's items, the others `also` on it: the caller drops them all in one retry, however many they are. */
+function collect(first: InvalidValueError | undefined, error: unknown): InvalidValueError {
+  if (!(error instanceof InvalidValueError)) throw error;
+  if (first === undefined) return error;
+  (first.also ??= []).push(error);
+  return first;
 }
 
 function list<T>(value: readonly T[] | undefined, field: string): readonly T[] {
