@@ -670,4 +670,80 @@ describe('EntryPolicy', () => {
       'hreflang/duplicate-x-default https://example.com/',
     ]);
   });
+
+  /** What generate writes for `entry`: the serializer refuses, the policy replaces, until it is written or rejected (null). */
+  const written = (entry: UrlEntry, policy = new EntryPolicy({ now: NOW })): { xml: string | null; list: [string, string][] } => {
+    const { list, warn } = warnings();
+    const serializer = new UrlEntrySerializer({ limits: LIMITS_PROFILES.current, baseUrl: 'https://example.com/' });
+    for (let attempt = 0, current: UrlEntry | undefined = entry; attempt < 16 && current !== undefined; attempt++) {
+      try {
+        return { xml: serializer.serialize(current, ALL_EXTENSIONS), list };
+      } catch (error) {
+        assert.ok(error instanceof InvalidValueError, String(error));
+        current = policy.replace(error, current, warn);
+      }
+    }
+    return { xml: null, list };
+  };
+  const news = (extra: object): object => ({ publication: { name: 'Diario', language: 'en' }, publicationDate: '2024-03-01', title: 'T', ...extra });
+
+  it('replace: an extension value the writer refuses drops the innermost optional part holding it, with a warning naming it; the page stays', () => {
+    const badNews = written({ loc: '/a', news: news({ publication: { name: 'Diario', language: 'en-US' } }) } as UrlEntry);
+    assert.equal(badNews.xml, '<url><loc>https://example.com/a</loc></url>\n');
+    assert.deepEqual(badNews.list, [['news:language/invalid', 'news:language "en-US" is not an ISO 639 language code (or zh-cn, zh-tw); the URL is written without this news']]);
+
+    const images = written({ loc: '/b', images: [{ loc: 'http://exa mple.com/x.jpg' }, { loc: '/ok.jpg', caption: 'c\u0001' }, { loc: '/kept.jpg' }] });
+    assert.equal(images.xml, '<url><loc>https://example.com/b</loc><image:image><image:loc>https://example.com/ok.jpg</image:loc></image:image><image:image><image:loc>https://example.com/kept.jpg</image:loc></image:image></url>\n');
+    assert.deepEqual(images.list, [
+      ['loc/invalid', 'image:loc "http://exa mple.com/x.jpg" is not a valid URL: the host contains a space, a control character or a backslash; the URL is written without this image'],
+      ['image:caption/invalid-char', 'image:caption "c\\u0001" contains U+0001, which XML 1.0 cannot carry; the URL is written without this image:caption'],
+    ]);
+
+    const video = { thumbnailLoc: '/t.jpg', title: 't', description: 'd', contentLoc: '/v.mp4' };
+    const videos = written({ loc: '/c', videos: [{ ...video, duration: -5, tvshow: { showTitle: ' ', videoType: 'full' }, prices: [{ value: 1, currency: 'usd' }, { value: 2, currency: 'EUR', type: 'lease' }] }] } as UrlEntry);
+    assert.equal(videos.xml, '<url><loc>https://example.com/c</loc><video:video><video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://example.com/v.mp4</video:content_loc><video:price currency="EUR">2.0</video:price></video:video></url>\n');
+    assert.deepEqual(videos.list.map(([code, message]) => `${code} ${/without this (.*)$/.exec(message)?.[1]}`), [
+      'video:duration/out-of-range video:duration',
+      'video:price/invalid video:price',
+      'video:price@type/invalid video:price@type',
+      'video:show_title/empty video:tvshow',
+    ]);
+    // Required parts refused as before: the page itself, a video without content.
+    assert.equal(written({ loc: 'ftp://e.com/a', images: [{ loc: '/i.jpg' }] }).xml, null);
+    assert.equal(written({ loc: '/d', videos: [{ thumbnailLoc: '/t.jpg', title: 't', description: 'd' }] } as UrlEntry).xml, '<url><loc>https://example.com/d</loc></url>\n');
+    // --strict: the entry is rejected.
+    assert.equal(written({ loc: '/a', news: news({ publication: { name: 'D', language: 'en-US' } }) } as UrlEntry, new EntryPolicy({ now: NOW, strict: true })).xml, null);
+  });
+
+  it('many refused images or alternates of one URL go in one replacement, not one each (the writer tries an entry at most 16 times)', () => {
+    const images = Array.from({ length: 20 }, (_, i) => ({ loc: `data:image/png;base64,${i}` }));
+    const alternates = Array.from({ length: 20 }, (_, i) => ({ hreflang: `e${i}_X`, href: `/${i}` }));
+    const result = written({ loc: '/m', images: [...images, { loc: '/ok.jpg' }], alternates: [{ hreflang: 'en', href: '/m' }, ...alternates] });
+    assert.equal(result.xml, '<url><loc>https://example.com/m</loc><image:image><image:loc>https://example.com/ok.jpg</image:loc></image:image><xhtml:link rel="alternate" hreflang="en" href="https://example.com/m"/></url>\n');
+    assert.equal(result.list.filter(([code]) => code === 'loc/unsupported-scheme').length, 20);
+    assert.equal(result.list.filter(([code]) => code === 'hreflang/invalid').length, 20);
+  });
+
+  it('a news keyword (an item of any comma-separated list) holding a comma is refused: read back, the list would split it', () => {
+    const one = written({ loc: '/k', news: news({ keywords: ['a, b', 'c'] }) } as UrlEntry);
+    assert.match(one.xml ?? '', /<news:keywords>c<\/news:keywords>/);
+    assert.deepEqual(one.list, [['news:keywords/invalid', 'news:keywords item "a, b" holds a comma, which separates the items of the list; the URL is written without this news:keywords item']]);
+    // The only keyword: the list goes, not an empty element.
+    const only = written({ loc: '/k', news: news({ keywords: ['a,b'], genres: ['Blog,OpEd'] }) } as UrlEntry);
+    assert.ok(only.xml !== null && !only.xml.includes('keywords') && !only.xml.includes('genres'), only.xml ?? '');
+    assert.deepEqual(only.list.map(([code]) => code), ['news:genres/invalid', 'news:keywords/invalid']);
+  });
+
+  it('a video attribute given without its element (gallery_loc@title, player_loc@allow_embed, uploader@info) is dropped with a warning, not silently', () => {
+    const video = (): object => ({ thumbnailLoc: '/t.jpg', title: 't', description: 'd', contentLoc: '/v.mp4', galleryLocTitle: 'More', playerLocAllowEmbed: 'yes', uploaderInfo: '/u' });
+    const result = written({ loc: '/g', videos: [video()] } as UrlEntry);
+    assert.ok(result.xml !== null && !result.xml.includes('More'), result.xml ?? '');
+    assert.deepEqual(result.list, [
+      ['video:player_loc/missing', 'video:player_loc@allow_embed "yes" is given without video:player_loc; the URL is written without this video:player_loc@allow_embed'],
+      ['video:gallery_loc/missing', 'video:gallery_loc@title "More" is given without video:gallery_loc; the URL is written without this video:gallery_loc@title'],
+      ['video:uploader/missing', 'video:uploader@info "/u" is given without video:uploader; the URL is written without this video:uploader@info'],
+    ]);
+    // With their element, they are written.
+    assert.match(written({ loc: '/g', videos: [{ ...video(), galleryLoc: '/gal', playerLoc: '/p', uploader: 'U' }] } as UrlEntry).xml ?? '', /<video:gallery_loc title="More">/);
+  });
 });

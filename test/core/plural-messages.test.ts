@@ -7,6 +7,7 @@ import { LIMITS_PROFILES, NS } from '../../src/core/model.js';
 import { TextSitemapReader } from '../../src/core/read/text.js';
 import { readXmlSitemapText } from '../../src/core/read/xml-reader.js';
 import { serializeSitemap } from '../../src/core/write/serialize.js';
+import { SitemapSetWriter } from '../../src/core/write/sitemap-set-writer.js';
 import { plural } from '../../src/core/errors.js';
 
 const xml = (n: number): string => `<urlset xmlns="${NS.sitemap}">${Array.from({ length: n + 1 }, (_, i) => `<url><loc>https://a.example/${i}</loc></url>`).join('')}</urlset>`;
@@ -48,5 +49,19 @@ describe('counts in messages', () => {
       for await (const _ of serializeSitemap(entries, { limits: { ...LIMITS_PROFILES.current, maxUrlsPerSitemap } }));
     };
     await assert.rejects(drain(1), /at most 1 URL and 52,428,800 bytes/);
+  });
+
+  it('more sitemap files than an index may list: the legacy 1,000, and one', () => {
+    const overflow = (maxFiles: number): string => {
+      const writer = new SitemapSetWriter({ open() {}, write() {}, close() {} }, { limits: { ...LIMITS_PROFILES.legacy, maxUrlsPerSitemap: 1 }, maxFiles });
+      try {
+        for (let i = 0; i <= maxFiles; i++) writer.add({ loc: `https://a.example/${i}` });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    assert.match(overflow(1000), /^the URLs need more than 1,000 sitemap files,/);
+    assert.match(overflow(1), /^the URLs need more than 1 sitemap file,/);
   });
 });

@@ -107,7 +107,8 @@ export class EntryPolicy {
 
   /**
    * After the writer refused `entry` with `error`: the entry without the refused optional value (the
-   * default in its place when there is one), with a warning; or undefined to reject the entry (a
+   * default in its place when there is one) or without the optional part the writer marked as holding
+   * it (an image, a video's tvshow, an alternate), with a warning; or undefined to reject the entry (a
    * required value, or `strict`).
    */
   replace(error: InvalidValueError, entry: UrlEntry, warn: EntryWarningHandler): UrlEntry | undefined {
@@ -125,21 +126,19 @@ export class EntryPolicy {
       }
       return entry;
     }
-    if (error.field === HREFLANG_FIELD && Array.isArray(entry.alternates)) {
-      const links = entry.alternates;
-      // One given twice is refused at a later link of its language (url-entry.ts): that link goes, the language's first stays.
-      const language = error.rule.startsWith('hreflang/duplicate') ? String(error.value).toLowerCase() : undefined;
-      const first = links.findIndex((a) => String(a?.hreflang).toLowerCase() === language);
-      const dropped = links.findIndex((a, i) => i > first && a?.hreflang === error.value);
-      const kept = links.filter((a, i) => (language === undefined ? a?.hreflang !== error.value : i !== dropped));
-      if (kept.length === links.length) return undefined;
-      const problem = typeof error.value === 'string' ? languageTagProblem(error.value) : undefined;
-      const fix = problem?.fix !== undefined ? `: write ${problem.fix}` : '';
-      warn(error.rule, `${error.message}${fix}; the URL is written without this alternate`);
-      entry.alternates = kept;
-      return entry;
+    if (error.at === undefined) return undefined;
+    const refused = [error, ...(error.also ?? [])];
+    // From the last: the items of one list are refused in order, and each removal moves those after it.
+    for (const { at } of refused.slice().reverse()) {
+      const { owner, key } = at as NonNullable<InvalidValueError['at']>;
+      if (Array.isArray(owner)) owner.splice(key as number, 1);
+      else delete owner[key];
     }
-    return undefined;
+    for (const { at, field, rule, message, value } of refused) {
+      const fix = field === HREFLANG_FIELD && typeof value === 'string' ? languageTagProblem(value)?.fix : undefined;
+      warn(rule, `${message}${fix !== undefined ? `: write ${fix}` : ''}; the URL is written without this ${at?.field}`);
+    }
+    return entry;
   }
 
   // RFC 3986 §3.5: the fragment is not sent to the server, so engines index the URL without it; written

@@ -5,7 +5,7 @@
 // those used so far; a later entry using another declares it on its own element.
 
 import { NS, type Limits, type UrlEntry } from '../model.js';
-import { InvalidValueError, SitemapError } from '../errors.js';
+import { InvalidValueError, SitemapError, plural } from '../errors.js';
 import { escapeXml, indexOfNonXmlChar } from '../xml/escape.js';
 import { dedupeKey, type UrlScope } from '../url.js';
 import { ALL_EXTENSIONS, UrlEntrySerializer, namespaceDeclarations } from './url-entry.js';
@@ -210,7 +210,7 @@ export class SitemapSetWriter {
 
   private startFile(): SitemapFileInfo {
     if (this.files.length >= this.maxFiles) {
-      throw new SitemapError('ERR_SITEMAP_LIMIT', `the URLs need more than ${this.maxFiles} sitemap files, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`, 'limits/too-many-sitemaps');
+      throw new SitemapError('ERR_SITEMAP_LIMIT', `the URLs need more than ${plural(this.maxFiles, 'sitemap file')}, more than one sitemap index may list; raise --max-urls/--max-bytes or split the input`, 'limits/too-many-sitemaps');
     }
     this.file = { index: this.files.length, urls: 0, bytes: 0, news: 0 };
     this.sink.open(this.files.length);

@@ -160,8 +160,7 @@ export class UrlEntrySerializer {
     if (entry.priority !== undefined && entry.priority !== null) xml += '<priority>' + priority(entry.priority) + '</priority>';
     for (const p of URL_EXTENSIONS) {
       const decl = p.element as ElementDecl;
-      const value = (entry as unknown as Record<string, unknown>)[decl.prop as string];
-      if (value != null && decl !== LINK) xml += this.extensions(decl, p.max, value, loc);
+      if ((entry as unknown as Record<string, unknown>)[decl.prop as string] != null && decl !== LINK) xml += this.extensions(decl, p.max, entry as unknown as Record<string, unknown>, loc);
     }
     this.hasNews = entry.news != null;
     if (entry.alternates !== undefined && entry.alternates !== null) xml += this.alternates(entry.alternates);
@@ -173,7 +172,14 @@ export class UrlEntrySerializer {
     if (typeof value !== 'string') {
       throw new InvalidValueError(`${field}/invalid`, field, value, `${field} must be a string URL, got ${quoteValue(value)}`);
     }
-    const url = page ? normalizeLoc(value, this.baseUrl, this.limits) : normalizeUrl(value, field, this.baseUrl, this.limits.maxLocLength);
+    let url: string;
+    try {
+      url = page ? normalizeLoc(value, this.baseUrl, this.limits) : normalizeUrl(value, field, this.baseUrl, this.limits.maxLocLength);
+    } catch (error) {
+      // url.ts names the value; beside a page's loc, the field says which URL it is (image:loc "…" is not a valid URL).
+      if (!page && error instanceof InvalidValueError && !error.message.startsWith(field)) error.message = `${field} ${error.message}`;
+      throw error;
+    }
     if (page && this.scope !== undefined) {
       const reason = scopeViolation(url, this.scope);
       if (reason !== undefined) {
@@ -189,9 +195,10 @@ export class UrlEntrySerializer {
     return (this.declared & bit) !== 0 ? '<' + tag : '<' + tag + namespaceDeclarations(bit);
   }
 
-  /** The extension elements of a <url> (whose loc, as written, is `loc`) for `value`: one entry, or a list of at most `max` (Limits may say less). */
-  private extensions(decl: ElementDecl, max: number, value: unknown, loc: string): string {
+  /** The extension elements of a <url> (whose loc, as written, is `loc`) for the entry's value: one entry, or a list of at most `max` (Limits may say less). */
+  private extensions(decl: ElementDecl, max: number, entry: Record<string, unknown>, loc: string): string {
     const part = PARTS.get(decl) as Part;
+    const value = entry[decl.prop as string];
     const field = part.field;
     if (max > 1) {
       if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
@@ -199,10 +206,17 @@ export class UrlEntrySerializer {
       if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
     }
     let xml = '';
-    for (const item of max > 1 ? (value as unknown[]) : [value]) {
-      GOOGLE_RULES.get(decl)?.(item, loc);
-      xml += this.element(part, item, this.open(namespaceBit(decl.ns), field));
+    const items = max > 1 ? (value as unknown[]) : [value];
+    let refused: InvalidValueError | undefined;
+    for (let i = 0; i < items.length; i++) {
+      try {
+        GOOGLE_RULES.get(decl)?.(items[i], loc);
+        xml += this.element(part, items[i], this.open(namespaceBit(decl.ns), field));
+      } catch (error) {
+        refused = collect(refused, max > 1 ? mark(error, items, i, decl.name) : mark(error, entry, decl.prop as string, decl.name));
+      }
     }
+    if (refused !== undefined) throw refused;
     return xml;
   }
 
@@ -215,14 +229,23 @@ export class UrlEntrySerializer {
     let xml = start + '>';
     for (const child of part.children as readonly Part[]) {
       const v = object[child.prop];
-      if (v == null && child.min === 0) continue;
-      if (child.max === 1) {
-        xml += this.child(child, v, object);
+      if (v == null && child.min === 0) {
+        // An attribute kept beside its element's value in the model (a video's galleryLocTitle) has no place without it.
+        const orphan = child.textProp === undefined ? child.attributes.find((a) => object[a.prop] != null) : undefined;
+        if (orphan !== undefined) throw mark(new InvalidValueError(`${child.field}/missing`, orphan.field, object[orphan.prop], `${orphan.field} ${quoteValue(object[orphan.prop])} is given without ${child.field}`), object, orphan.prop, orphan.field);
         continue;
       }
-      const items = list(v as unknown[], child.field);
-      if (items.length > child.max) throw new InvalidValueError(`${child.field}/too-many`, child.field, items.length, `${items.length} ${child.field} elements; at most ${child.max}`);
-      for (let i = 0; i < items.length; i++) xml += this.child(child, items[i], object);
+      let at = -1;
+      try {
+        if (child.max === 1) xml += this.child(child, v, object);
+        else {
+          const items = list(v as unknown[], child.field);
+          if (items.length > child.max) throw new InvalidValueError(`${child.field}/too-many`, child.field, items.length, `${items.length} ${child.field} elements; at most ${child.max}`);
+          for (at = 0; at < items.length; at++) xml += this.child(child, items[at], object);
+        }
+      } catch (error) {
+        throw child.min > 0 ? error : at >= 0 ? mark(error, v as unknown[], at, child.field) : mark(error, object, child.prop, child.field);
+      }
     }
     return xml + '</' + part.field + '>';
   }
@@ -233,9 +256,15 @@ export class UrlEntrySerializer {
     const own = part.textProp === undefined ? undefined : objectOf(v, part.field);
     let xml = '<' + part.field;
     for (const a of part.attributes) {
-      const value = (own ?? owner)[a.prop];
-      if (value == null && !a.needed) continue;
-      xml += ' ' + a.name + '="' + escapeXmlAttribute(this.value(a, value)) + '"';
+      const holder = own ?? owner;
+      if (holder[a.prop] == null && !a.needed) continue;
+      let text: string;
+      try {
+        text = this.value(a, holder[a.prop]);
+      } catch (error) {
+        throw a.needed ? error : mark(error, holder, a.prop, a.field);
+      }
+      xml += ' ' + a.name + '="' + escapeXmlAttribute(text) + '"';
     }
     return xml + '>' + escapeXml(this.value(part, own === undefined ? v : own[part.textProp as string])) + '</' + part.field + '>';
   }
@@ -262,10 +291,18 @@ export class UrlEntrySerializer {
         if (facets.maxItems !== undefined && items.length > facets.maxItems) {
           throw new InvalidValueError(`${field}/too-many`, field, items.length, `${items.length} items in ${field}; at most ${facets.maxItems}`);
         }
-        written = items.map((item) => {
-          if (item === '') throw new InvalidValueError(`${part.element}/invalid`, field, value, `${field} has an empty item`);
-          return unescapedText(item, field);
-        }).join(part.as === 'commaList' ? ', ' : ' ');
+        // News sitemaps: keywords (genres, tickers) are a comma-separated list, so no item holds a comma.
+        const comma = part.as === 'commaList';
+        written = items.map((item, i) => {
+          try {
+            const text = unescapedText(item, field);
+            if (text === '' || (comma && text.includes(','))) throw new InvalidValueError(`${part.element}/invalid`, field, item, text === '' ? `${field} has an empty item` : `${field} item ${quoteValue(text)} holds a comma, which separates the items of the list`);
+            return text;
+          } catch (error) {
+            // One of several items goes; the only one takes its list with it (an empty element says nothing).
+            throw items.length > 1 ? mark(error, items as unknown[], i, `${field} item`) : error;
+          }
+        }).join(comma ? ', ' : ' ');
         break;
       }
       default:
@@ -285,21 +322,44 @@ export class UrlEntrySerializer {
     let xml = '';
     // hreflang (any case: RFC 5646 §2.1.1) → its URL: one URL per language, as validate's hreflang rules want.
     const hrefs = links.length > 1 ? new Map<string, string>() : undefined;
-    for (const link of list(links, 'xhtml:link')) {
-      if (link === null || typeof link !== 'object' || typeof link.hreflang !== 'string' || !HREFLANG.test(link.hreflang)) {
-        throw new InvalidValueError('hreflang/invalid', 'xhtml:link@hreflang', link?.hreflang, `hreflang ${quoteValue(link?.hreflang)} is not a language code such as "en", "en-GB" or "x-default"`);
+    const items = list(links, 'xhtml:link');
+    let refused: InvalidValueError | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const link = items[i] as { hreflang: string; href: string };
+      try {
+        if (link === null || typeof link !== 'object' || typeof link.hreflang !== 'string' || !HREFLANG.test(link.hreflang)) {
+          throw new InvalidValueError('hreflang/invalid', 'xhtml:link@hreflang', link?.hreflang, `hreflang ${quoteValue(link?.hreflang)} is not a language code such as "en", "en-GB" or "x-default"`);
+        }
+        const href = this.url(link.href, 'xhtml:link@href', false);
+        const language = link.hreflang.toLowerCase();
+        const first = hrefs?.get(language);
+        if (first !== undefined && (first !== href || language === 'x-default')) {
+          throw new InvalidValueError(`hreflang/duplicate-${language === 'x-default' ? 'x-default' : 'language'}`, 'xhtml:link@hreflang', link.hreflang, `hreflang ${quoteValue(link.hreflang)} is given twice, for ${quoteValue(first)} and ${quoteValue(href)}`);
+        }
+        hrefs?.set(language, href);
+        xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(href) + '"/>';
+      } catch (error) {
+        // A duplicate is refused at its later link: that one goes, the language's first stays.
+        refused = collect(refused, mark(error, items as unknown[], i, 'alternate'));
       }
-      const href = this.url(link.href, 'xhtml:link@href', false);
-      const language = link.hreflang.toLowerCase();
-      const first = hrefs?.get(language);
-      if (first !== undefined && (first !== href || language === 'x-default')) {
-        throw new InvalidValueError(`hreflang/duplicate-${language === 'x-default' ? 'x-default' : 'language'}`, 'xhtml:link@hreflang', link.hreflang, `hreflang ${quoteValue(link.hreflang)} is given twice, for ${quoteValue(first)} and ${quoteValue(href)}`);
-      }
-      hrefs?.set(language, href);
-      xml += this.open(NS_XHTML, 'xhtml:link') + ' rel="alternate" hreflang="' + link.hreflang + '" href="' + escapeXml(href) + '"/>';
     }
+    if (refused !== undefined) throw refused;
     return xml;
   }
+}
+
+/** `error`, when the writer's refusal and not marked by an inner part, marked as held by `owner[key]`, which the entry can do without (`field` names it). */
+function mark(error: unknown, owner: Record<string, unknown> | unknown[], key: string | number, field: string): unknown {
+  if (error instanceof InvalidValueError) error.at ??= { owner, key, field };
+  return error;
+}
+
+/** The first refusal of a list's items, the others `also` on it: the caller drops them all in one retry, however many they are. */
+function collect(first: InvalidValueError | undefined, error: unknown): InvalidValueError {
+  if (!(error instanceof InvalidValueError)) throw error;
+  if (first === undefined) return error;
+  (first.also ??= []).push(error);
+  return first;
 }
 
 function list<T>(value: readonly T[] | undefined, field: string): readonly T[] {
