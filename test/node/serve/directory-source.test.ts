@@ -699,3 +699,26 @@ test('a poll slower than pollMs (a large set, a slow disk) is not overlapped by 
   await new Promise((resolve) => setTimeout(resolve, 350));
   assert.equal(most, 1);
 });
+
+test('a poll of a large set looks at a slice of its children, not every one (its cost does not grow with the set); a child rewritten in place is still noticed', async (t) => {
+  const dir = tempDir();
+  const names = Array.from({ length: 600 }, (_, i) => `c${i}.xml`);
+  for (const name of names) writeFileSync(join(dir, name), urlset(name));
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf(...names));
+  let [polls, looks] = [0, 0];
+  // No watching: the poll alone follows the set.
+  hookFs(t, (path) => {
+    looks++;
+    // Each poll looks at the folder once.
+    if (path === dir) polls++;
+  });
+  const source = await openDirectorySource({ dir, baseUrl: BASE, pollMs: 10 });
+  t.after(() => source.close());
+  await until(() => polls >= 6);
+  assert.ok(looks / polls < names.length, `${looks} looks in ${polls} polls`);
+  const last = names.at(-1) as string;
+  writeFileSync(join(dir, last), urlset('new/page'));
+  // Two loads of the whole set (the child settling between): seconds on a busy machine.
+  await until(() => bodyOf(source, last) === urlset('new/page'), 20_000);
+  assert.equal(bodyOf(source, last), urlset('new/page'));
+});
