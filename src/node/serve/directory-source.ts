@@ -185,7 +185,10 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     reload,
     close() {
       stopFollowing();
-      for (const loaded of [...current.files.values(), ...[...retired.values()].map((old) => old.loaded)]) void loaded.held?.handle.close().catch(() => {});
+      // Once a load under way is done: the files it opened are closed too.
+      void Promise.resolve(pending).then(() => {
+        for (const loaded of [...current.files.values(), ...[...retired.values()].map((old) => old.loaded)]) void loaded.held?.handle.close().catch(() => {});
+      });
     },
   };
 

@@ -724,6 +724,16 @@ test('a poll of a large set looks at a slice of its children, not every one (its
   assert.equal(bodyOf(source, last), urlset('new/page'));
 });
 
+/** How many files this process has open at `path` (the listing's own, closed meanwhile, is none). */
+const openFiles = (path: string): number =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+
 test('a client that stops reading a file sent from disk (and never closes) is cut off after sendTimeoutMs: the handle of the replaced file is closed', { skip: !existsSync('/proc/self/fd') }, async (t) => {
   const dir = tempDir();
   writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
@@ -740,16 +750,24 @@ test('a client that stops reading a file sent from disk (and never closes) is cu
   writeFileSync(join(dir, 'next.xml'), urlset('new'));
   renameSync(join(dir, 'next.xml'), join(dir, 'c.xml'));
   await source.reload();
-  // The open files on the replaced c.xml (the folder's own listing, closed meanwhile, is none).
-  const replaced = (): number =>
-    readdirSync('/proc/self/fd').filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`) === `${join(dir, 'c.xml')} (deleted)`;
-      } catch {
-        return false;
-      }
-    }).length;
+  const replaced = (): number => openFiles(`${join(dir, 'c.xml')} (deleted)`);
   assert.equal(replaced(), 1);
   await until(() => replaced() === 0);
   assert.equal(replaced(), 0);
+});
+
+test('a source closed while a new set loads closes the files that load opened too', { skip: !existsSync('/proc/self/fd') }, async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
+  writeFileSync(join(dir, 'c.xml'), urlset('old'));
+  // Room for the entry file only: c.xml is held open, read as it is sent.
+  const source = await openDirectorySource({ dir, baseUrl: BASE, maxBytes: 1, pollMs: 60_000 });
+  t.after(() => source.close());
+  writeFileSync(join(dir, 'next.xml'), urlset('new'));
+  renameSync(join(dir, 'next.xml'), join(dir, 'c.xml'));
+  const loading = source.reload();
+  source.close();
+  await loading;
+  await until(() => openFiles(join(dir, 'c.xml')) === 0, 1000);
+  assert.equal(openFiles(join(dir, 'c.xml')), 0);
 });
