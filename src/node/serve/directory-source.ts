@@ -29,10 +29,7 @@ export interface DirectorySourceOptions {
   graceMs?: number;
   /** Bytes of files held in memory at most, the old sets' children included (default 512 MiB); the others are read from disk when asked for. */
   maxBytes?: number;
-  /**
-   * How often the set's files are checked when no change was notified, in milliseconds (default 1000): the entry file and 500
-   * children a poll, so a child rewritten in place is seen within ceil(children / 500) polls, loaded once unchanged at two looks half this apart.
-   */
+  /** How often the set's files are checked when no change was notified, in milliseconds (default 1000): the entry file and 500 children a poll, so a child rewritten in place is seen within ceil(children / 500) polls, loaded once unchanged at two looks half this apart. */
   pollMs?: number;
   /** URLs listed on the page for people (default 10,000; every URL is counted). */
   pageUrls?: number;

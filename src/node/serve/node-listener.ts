@@ -23,10 +23,7 @@ export interface NodeListenerOptions {
   origin?: string;
   /** Called once per request when its response is done (or the connection closed first): for access logs. */
   onResponse?: (request: IncomingMessage, response: ServerResponse, done: ResponseDone) => void;
-  /**
-   * Milliseconds a streamed body (a file read from disk, a child being made) may go without the client taking a byte, when the
-   * server set no socket timeout (default 60,000, nginx's send_timeout): a client that stops reading would hold its source for ever.
-   */
+  /** Milliseconds a streamed body (a file read from disk, a child being made) may go without the client taking a byte, when the server set no socket timeout (default 60,000, nginx's send_timeout). */
   sendTimeoutMs?: number;
 }
 
@@ -123,7 +120,8 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
 }
 
 function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse, sendTimeoutMs: number): void {
-  // Without a timeout of the server's, the socket gets one (no 'timeout' listener: Node destroys it, and 'close' ends the body).
+  // A client that stops reading would hold the body's source (a replaced set's file) for ever: without a timeout of the
+  // server's, the socket gets one (no 'timeout' listener: Node destroys it, and 'close' ends the body).
   if (!response.socket?.timeout) response.setTimeout(sendTimeoutMs);
   const readable = Readable.fromWeb(body);
   // A body cut short resets the connection: a close alone is the end of an HTTP/1.0 body (RFC 9112 §6.3), a whole-looking one. TLS has no reset.
