@@ -8,9 +8,9 @@ const baseUrl = 'https://www.example.com/';
 const source = liveSource({
   baseUrl,
   count: async () => (await db.query('SELECT count(*)::int AS n FROM products')).rows[0].n,
-  // A child a page: keyset once the child before is known, else OFFSET.
-  range: async ({ offset, limit, after }) =>
-    (await db.query('SELECT id, slug, updated_at FROM products WHERE id > $1 ORDER BY id OFFSET $2 LIMIT $3', [after?.id ?? 0, after ? 0 : offset, limit]))
+  // Keyset, else OFFSET.
+  range: async ({ offset, limit, after, until }) =>
+    (await db.query('SELECT id, slug, updated_at FROM products WHERE id > $1 AND id <= coalesce($2, id) ORDER BY id OFFSET $3 LIMIT $4', [after?.id ?? 0, until?.id, after ? 0 : offset, limit]))
       .rows.map((row) => ({ id: row.id, loc: `${baseUrl}p/${row.slug}`, lastmod: row.updated_at })),
   onError: (error, name) => console.error(name, error.message),
 });

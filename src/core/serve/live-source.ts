@@ -16,11 +16,14 @@ import { viewOfFiles, type SetView } from './set-page.js';
 /**
  * `limit` entries from position `offset` of a stable order. `after`, once the previous child was made
  * in this process, is its last entry: a keyset cursor (`WHERE key > $after`) instead of an OFFSET.
+ * `until`, once this child was made full, is the last entry it had then (`AND key <= $until`): rows
+ * deleted below it leave it short rather than pull the next child's first rows in (a URL in two children).
  */
 export interface LivePage {
   readonly offset: number;
   readonly limit: number;
   readonly after?: UrlEntry;
+  readonly until?: UrlEntry;
 }
 
 /** A made file as the cache keeps it: its bytes at hand. */
@@ -137,7 +140,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
   const { now, ttlMs: ttl } = settled;
   const cached = fileCache(options.store ?? memoryStore(), settled);
   const childCount = childCounter(settled, perChild, `${name}.xml`);
-  // The last entry given for each child made (the next one's LivePage.after), and how many.
+  // Where each child made ends (the next one's LivePage.after, its own until once it was full), and how many it was given.
   const lastEntries = new Map<number, { entry: UrlEntry; given: number }>();
   // Children the index found beyond the count (an estimate too low).
   let found = 0;
@@ -157,16 +160,17 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
           first ??= error;
           leftOut++;
         });
-        const before = lastEntries.get(k - 1);
-        const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}) };
+        const [before, cut] = [lastEntries.get(k - 1), lastEntries.get(k)];
+        const page = { offset: (k - 1) * perChild, limit: perChild, ...(before !== undefined ? { after: before.entry } : {}), ...(cut?.given === perChild ? { until: cut.entry } : {}) };
         let last: { entry: UrlEntry; given: number } | undefined;
         const info = await writeChild(entriesOf(options, page, (entry) => (last = { entry, given: (last?.given ?? 0) + 1 })), { limits, baseUrl: scope.href, scope }, onInvalid, out);
         if (first !== undefined) {
           const message = `${plural(leftOut, 'entry', 'entries')} left out of ${childName(k)} (give onInvalid to have each); the first: ${first.message}`;
           onError(new InvalidValueError(first.rule, first.field, first.value, message), childName(k));
         }
-        // A generation given up is older than the one after it: its cursor is not the next child's.
-        if (last !== undefined && !givenUp()) lastEntries.set(k, last);
+        // A generation given up is older than the one after it: its cursor is not the next child's. A child full is
+        // cut where it ends; cut anew when full again (rows inserted below its end, or a source that ignores until).
+        if (last !== undefined && !givenUp() && (last.given === perChild || cut?.given !== perChild)) lastEntries.set(k, last);
         if (info === undefined) return undefined;
         const gzip = new Uint8Array(await new Response(out.stream()).arrayBuffer());
         return { madeAt: now(), lastModified: started, gzip: { body: gzip, etag: await strongEtag(gzip) }, urls: info.urls, lastmod: info.lastmod };

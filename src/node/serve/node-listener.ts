@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { SitemapError, quoteValue } from '../../core/errors.js';
+import { SitemapError, checkCount, quoteValue } from '../../core/errors.js';
 import { then, type SitemapAnswer, type SitemapHandler } from '../../core/serve/handler.js';
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -23,10 +23,13 @@ export interface NodeListenerOptions {
   origin?: string;
   /** Called once per request when its response is done (or the connection closed first): for access logs. */
   onResponse?: (request: IncomingMessage, response: ServerResponse, done: ResponseDone) => void;
+  /** Milliseconds a streamed body (a file read from disk, a child being made) may go without the client taking a byte, when the server set no socket timeout (default 60,000, nginx's send_timeout). */
+  sendTimeoutMs?: number;
 }
 
 /** `handler` as a node:http listener; as Express or Connect middleware (with `next`), a 404 goes to `next`. */
 export function toNodeListener(handler: SitemapHandler | ((request: Request) => Promise<Response>), options: NodeListenerOptions = {}): NodeListener {
+  checkCount('sendTimeoutMs', options.sendTimeoutMs, 1);
   const listener = bareListener(handler, options);
   const onResponse = options.onResponse;
   if (onResponse === undefined) return listener;
@@ -44,7 +47,6 @@ const bodyBytes = new WeakMap<ServerResponse, number>();
 function bareListener(handler: SitemapHandler | ((request: Request) => Promise<Response>), options: NodeListenerOptions): NodeListener {
   if ('answer' in handler && typeof handler.answer === 'function') {
     const answerOf = handler.answer;
-    const track = options.onResponse !== undefined;
     return (request, response, next) => {
       const header = (name: string): string | string[] | undefined => request.headers[name];
       let answer: SitemapAnswer | Promise<SitemapAnswer>;
@@ -59,8 +61,8 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
         fail(response, error, next);
         return;
       }
-      if (answer instanceof Promise) answer.then((a) => writeAnswer(a, response, next, track), (error: unknown) => fail(response, error, next));
-      else writeAnswer(answer, response, next, track);
+      if (answer instanceof Promise) answer.then((a) => writeAnswer(a, response, next, options), (error: unknown) => fail(response, error, next));
+      else writeAnswer(answer, response, next, options);
     };
   }
   // Checked once, here: a bad origin would make every request of the general path a 500.
@@ -68,21 +70,21 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
   const origin = URL.canParse(given) ? new URL(given).origin : 'null';
   if (!/^https?:/.test(origin)) throw new SitemapError('ERR_SITEMAP_OPTION', `origin ${quoteValue(given)} must be an http(s) origin such as http://localhost`);
   return (request, response, next) => {
-    general(handler as (request: Request) => Promise<Response>, origin, request, response, next).catch((error: unknown) => fail(response, error, next));
+    general(handler as (request: Request) => Promise<Response>, origin, request, response, next, options).catch((error: unknown) => fail(response, error, next));
   };
 }
 
-function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined, track: boolean): void {
+function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined, options: NodeListenerOptions): void {
   if (answer.status === 404 && next !== undefined) {
     next();
     return;
   }
   response.writeHead(answer.status, answer.headers as string[]);
   const body = answer.body;
-  if (track && body instanceof Uint8Array) bodyBytes.set(response, body.byteLength);
+  if (options.onResponse !== undefined && body instanceof Uint8Array) bodyBytes.set(response, body.byteLength);
   if (body === undefined || (body instanceof Uint8Array && body.byteLength <= PIECE_BYTES)) response.end(body);
   else if (body instanceof Uint8Array) writePieces(body, response);
-  else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response);
+  else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response, options.sendTimeoutMs ?? 60_000);
 }
 
 /** Large bodies go a piece at a time as the socket drains: whole, 64 clients got 25–35% less (bench:serve). */
@@ -103,7 +105,7 @@ function writePieces(body: Uint8Array, response: ServerResponse): void {
   more();
 }
 
-async function general(handler: (request: Request) => Promise<Response>, origin: string, request: IncomingMessage, response: ServerResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
+async function general(handler: (request: Request) => Promise<Response>, origin: string, request: IncomingMessage, response: ServerResponse, next: ((error?: unknown) => void) | undefined, options: NodeListenerOptions): Promise<void> {
   const headers = new Headers();
   for (let i = 0; i < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i] as string, request.rawHeaders[i + 1] as string);
   const method = request.method ?? 'GET';
@@ -114,10 +116,13 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
   const answer = await handler(new Request(`${origin}${path.startsWith('/') ? '' : '/'}${path}`, init));
   const flat: string[] = [];
   answer.headers.forEach((value, name) => flat.push(name, value));
-  writeAnswer({ status: answer.status, headers: flat, body: (answer.body ?? undefined) as ReadableStream<Uint8Array> | undefined }, response, next, false);
+  writeAnswer({ status: answer.status, headers: flat, body: (answer.body ?? undefined) as ReadableStream<Uint8Array> | undefined }, response, next, options);
 }
 
-function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse): void {
+function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse, sendTimeoutMs: number): void {
+  // A client that stops reading would hold the body's source (a replaced set's file) for ever: without a timeout of the
+  // server's, the socket gets one (no 'timeout' listener: Node destroys it, and 'close' ends the body).
+  if (!response.socket?.timeout) response.setTimeout(sendTimeoutMs);
   const readable = Readable.fromWeb(body);
   // A body cut short resets the connection: a close alone is the end of an HTTP/1.0 body (RFC 9112 §6.3), a whole-looking one. TLS has no reset.
   readable.on('error', () => (response.socket === null || 'encrypted' in response.socket ? response.destroy() : response.socket.resetAndDestroy()));

@@ -733,3 +733,30 @@ test('a request answered from what is known (the count, a fresh child) starts no
   for (let i = 0; i < 5; i++) assert.equal((await get('/sitemap-00001.xml.gz')).status, 200);
   assert.equal(timers, 0);
 });
+
+test('children are cut by key: rows deleted before a child made again do not pull the next child\'s first rows into it (a URL in two children); rows added after the last child still join it', async () => {
+  // As `SELECT … WHERE id > $after AND id <= $until ORDER BY id LIMIT $limit`, OFFSET when no cursor is known.
+  let ids = Array.from({ length: 25 }, (_, i) => i + 1);
+  const idOf = (entry: UrlEntry): number => Number(String(entry.loc).slice(`${BASE}p/`.length));
+  const range = ({ offset, limit, after, until }: LivePage): UrlEntry[] => {
+    const rows = after === undefined ? ids.slice(offset) : ids.filter((id) => id > idOf(after));
+    return rows.slice(0, limit).filter((id) => until === undefined || id <= idOf(until)).map((id) => ({ loc: `${BASE}p/${id}` }));
+  };
+  let clock = 0;
+  const get = serve({ count: () => ids.length, maxUrls: 10, range, ttlMs: 100, staleMs: 0, now: () => clock });
+  const served = async (): Promise<string[]> => {
+    const all = [];
+    for (const k of [1, 2, 3]) all.push(...locs((await get(`/sitemap-0000${k}.xml.gz`)).xml));
+    return all;
+  };
+  assert.equal(locs((await get('/sitemap.xml')).xml).length, 3);
+  // The second child made again (its copy expired), then rows of the first deleted before the first is made again.
+  clock = 150;
+  await get('/sitemap-00002.xml.gz');
+  ids = ids.filter((id) => id > 2);
+  clock = 160;
+  assert.deepEqual(await served(), ids.map((id) => `${BASE}p/${id}`));
+  ids.push(26, 27);
+  clock = 300;
+  assert.deepEqual(await served(), ids.map((id) => `${BASE}p/${id}`));
+});

@@ -1,12 +1,13 @@
 // The directory source behind a real node:http server: what is served, how a replaced set is followed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsPromises from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createSitemapHandler, type SitemapFile } from '../../../src/core/serve/handler.js';
@@ -698,4 +699,75 @@ test('a poll slower than pollMs (a large set, a slow disk) is not overlapped by 
   t.after(() => source.close());
   await new Promise((resolve) => setTimeout(resolve, 350));
   assert.equal(most, 1);
+});
+
+test('a poll of a large set looks at a slice of its children, not every one (its cost does not grow with the set); a child rewritten in place is still noticed', async (t) => {
+  const dir = tempDir();
+  const names = Array.from({ length: 600 }, (_, i) => `c${i}.xml`);
+  for (const name of names) writeFileSync(join(dir, name), urlset(name));
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf(...names));
+  let [polls, looks] = [0, 0];
+  // No watching: the poll alone follows the set.
+  hookFs(t, (path) => {
+    looks++;
+    // Each poll looks at the folder once.
+    if (path === dir) polls++;
+  });
+  const source = await openDirectorySource({ dir, baseUrl: BASE, pollMs: 10 });
+  t.after(() => source.close());
+  await until(() => polls >= 6);
+  assert.ok(looks / polls < names.length, `${looks} looks in ${polls} polls`);
+  const last = names.at(-1) as string;
+  writeFileSync(join(dir, last), urlset('new/page'));
+  // Two loads of the whole set (the child settling between): seconds on a busy machine.
+  await until(() => bodyOf(source, last) === urlset('new/page'), 20_000);
+  assert.equal(bodyOf(source, last), urlset('new/page'));
+});
+
+/** How many files this process has open at `path` (the listing's own, closed meanwhile, is none). */
+const openFiles = (path: string): number =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+
+test('a client that stops reading a file sent from disk (and never closes) is cut off after sendTimeoutMs: the handle of the replaced file is closed', { skip: !existsSync('/proc/self/fd') }, async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
+  // More than the sockets' buffers hold: the response waits for the client.
+  writeFileSync(join(dir, 'c.xml'), urlset('old').replace('<url>', `<url><loc>${BASE}${'x'.repeat(16_000_000)}</loc></url><url>`));
+  const source = await openDirectorySource({ dir, baseUrl: BASE, maxBytes: 1, pollMs: 60_000 });
+  t.after(() => source.close());
+  const server = await listen(toNodeListener(createSitemapHandler({ source, baseUrl: BASE }), { sendTimeoutMs: 300 }));
+  t.after(() => server.close());
+  const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /c.xml HTTP/1.1\r\nHost: x\r\n\r\n'));
+  t.after(() => socket.destroy());
+  await new Promise((resolve) => socket.once('data', resolve));
+  socket.pause();
+  writeFileSync(join(dir, 'next.xml'), urlset('new'));
+  renameSync(join(dir, 'next.xml'), join(dir, 'c.xml'));
+  await source.reload();
+  const replaced = (): number => openFiles(`${join(dir, 'c.xml')} (deleted)`);
+  assert.equal(replaced(), 1);
+  await until(() => replaced() === 0);
+  assert.equal(replaced(), 0);
+});
+
+test('a source closed while a new set loads closes the files that load opened too', { skip: !existsSync('/proc/self/fd') }, async (t) => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), indexOf('c.xml'));
+  writeFileSync(join(dir, 'c.xml'), urlset('old'));
+  // Room for the entry file only: c.xml is held open, read as it is sent.
+  const source = await openDirectorySource({ dir, baseUrl: BASE, maxBytes: 1, pollMs: 60_000 });
+  t.after(() => source.close());
+  writeFileSync(join(dir, 'next.xml'), urlset('new'));
+  renameSync(join(dir, 'next.xml'), join(dir, 'c.xml'));
+  const loading = source.reload();
+  source.close();
+  await loading;
+  await until(() => openFiles(join(dir, 'c.xml')) === 0, 1000);
+  assert.equal(openFiles(join(dir, 'c.xml')), 0);
 });
