@@ -7,7 +7,7 @@ import { definedOnly } from '../defined-only.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { dateText, isFutureLastmod, NewestLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
-import { FingerprintTable } from '../fingerprint-table.js';
+import { doubled, FingerprintTable } from '../fingerprint-table.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { comparableUrl, locFingerprint } from '../url.js';
@@ -136,13 +136,6 @@ class PendingRows {
     this.columns = doubled(this.columns);
     this.flags = doubled(this.flags);
   }
-}
-
-/** `a` copied into an array twice as long. */
-function doubled<T extends Int32Array | Uint8Array>(a: T): T {
-  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 export class ReportAggregator {
