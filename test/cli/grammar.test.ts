@@ -337,3 +337,9 @@ test('a number of seconds past what a Node timer holds (2^31 - 1 ms, 24.8 days) 
     }
   }
 });
+
+test('a number of seconds may be written without its leading or trailing zero (.5, 5.), as a number above 0 is', () => {
+  assert.equal(parseCommand(READ, ['--timeout', '.5']).number('timeout'), 500);
+  assert.equal(parseCommand(READ, ['--timeout=5.']).number('timeout'), 5000);
+  assert.throws(() => parseCommand(READ, ['--timeout', '.']), /--timeout needs a number of seconds above 0, got "\."/);
+});
