@@ -205,7 +205,7 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
     }
     case 'seconds': {
       // Milliseconds: a value that rounds to 0 (0.0001) would mean no time at all.
-      const ms = /^\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 1000) : 0;
+      const ms = /^(?=\.?\d)\d*\.?\d*$/.test(value) ? Math.round(Number(value) * 1000) : 0;
       if (ms < Math.max(1, (option.min ?? 0) * 1000)) bad();
       // A Node timer holds 2^31 - 1 ms (24.8 days) at most; a longer one fires after 1 ms.
       return Math.min(ms, 2 ** 31 - 1);

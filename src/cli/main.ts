@@ -25,9 +25,10 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   worker: async () => (await import('./commands/worker.js')).runWorker,
 };
 
-/** The top-level help; the summaries come from the declarations (data only, no command loaded). */
-async function help(): Promise<string> {
-  const [{ COMMAND_SPECS }, { HELP_WIDTH, wrap }] = await Promise.all([import('./declarations.js'), import('./command.js')]);
+/** The top-level help, or command `name`'s: from the declarations (data only: no command module, nor the package under it, is loaded). */
+async function help(name?: string): Promise<string> {
+  const [{ COMMAND_SPECS }, { HELP_WIDTH, commandHelp, wrap }] = await Promise.all([import('./declarations.js'), import('./command.js')]);
+  if (name !== undefined) return commandHelp(COMMAND_SPECS.find((c) => c.name === name) as CommandSpec);
   const width = Math.max(...COMMAND_SPECS.map((c) => c.name.length));
   // Each summary within HELP_WIDTH columns, continued under itself.
   const indent = ' '.repeat(width + 4);
@@ -47,13 +48,6 @@ Exit status: 0 clean, 1 problems found in the input, 2 usage or fatal error, 130
 `;
 }
 
-/** A command's help, from its declaration: no command module (nor the package under it) is loaded for it. */
-async function commandHelp(name: string, io: CliIo): Promise<number> {
-  const [{ COMMAND_SPECS }, { commandHelp: render }] = await Promise.all([import('./declarations.js'), import('./command.js')]);
-  io.stdout.write(render(COMMAND_SPECS.find((c) => c.name === name) as CommandSpec));
-  return EXIT_OK;
-}
-
 async function unknownCommand(name: string, io: CliIo): Promise<number> {
   const { closestName } = await import('./command.js');
   const closest = closestName(name, Object.keys(COMMANDS));
@@ -66,20 +60,21 @@ async function unknownCommand(name: string, io: CliIo): Promise<number> {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    const topic = first === 'help' ? rest[0] : undefined;
-    if (topic !== undefined) return Object.hasOwn(COMMANDS, topic) ? commandHelp(topic, io) : unknownCommand(topic, io);
-    io.stdout.write(await help());
-    return first === undefined ? EXIT_FATAL : EXIT_OK;
-  }
-  const command = COMMANDS[first];
-  // `sitemapkit build --version`, alone after a command as --help is, prints the version too.
+  // Only COMMANDS' own names: `constructor` or `toString` is no command.
+  const command = first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  // `sitemapkit build --version` (or --help), alone after a command as --help is, is asked of the command too.
   const asked = command !== undefined && rest.length === 1 ? rest[0] : first;
   if (asked === '-V' || asked === '--version') {
     io.stdout.write(`${version()}\n`);
     return EXIT_OK;
   }
-  if (command !== undefined && rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) return commandHelp(first, io);
+  // `help NAME` is NAME's help; the help of no command is the usage error of an unknown one.
+  const topic = first === 'help' ? rest[0] : command !== undefined ? first : undefined;
+  if (topic !== undefined && !Object.hasOwn(COMMANDS, topic)) return unknownCommand(topic, io);
+  if (first === undefined || asked === '-h' || asked === '--help' || first === 'help') {
+    io.stdout.write(await help(topic));
+    return first === undefined ? EXIT_FATAL : EXIT_OK;
+  }
   if (command === undefined) return unknownCommand(first, io);
   try {
     return await (await command())(rest, io);

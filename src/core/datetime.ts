@@ -316,10 +316,14 @@ export function newestLastmod(items: Iterable<{ readonly lastmod?: string | unde
 export class NewestLastmod {
   text: string | undefined;
   private ms = Number.NEGATIVE_INFINITY;
+  /** Two days before the newest (surelyPastBefore): a lastmod that starts with a digit and sorts before it is older in any time zone. */
+  private floor = '';
 
   add(lastmod: string | undefined): void {
-    const ms = lastmod === undefined ? undefined : parseW3cDatetime(lastmod)?.epochMs;
-    if (ms !== undefined && ms > this.ms) [this.ms, this.text] = [ms, lastmod];
+    // Most lastmods of a set are surely older: compared as strings, not parsed.
+    if (lastmod === undefined || (lastmod < this.floor && lastmod >= '0')) return;
+    const ms = parseW3cDatetime(lastmod)?.epochMs;
+    if (ms !== undefined && ms > this.ms) [this.ms, this.text, this.floor] = [ms, lastmod, surelyPastBefore(ms)];
   }
 }
 

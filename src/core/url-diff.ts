@@ -8,7 +8,7 @@
 
 import { dateText } from './datetime.js';
 import { fingerprint } from './fingerprint.js';
-import { FingerprintTable } from './fingerprint-table.js';
+import { doubled, FingerprintTable } from './fingerprint-table.js';
 import type { DateInput, UrlEntry } from './model.js';
 
 /** The fields compared, in the order a change lists them. */
@@ -97,17 +97,13 @@ export class UrlDiffTable {
   private fields = new Int32Array(1 << 17);
   private states = new Uint8Array(1 << 16);
   private count = 0;
-  private changedCount = 0;
+  /** Changed candidates numbered so far (matchOld's numbers are 0 to this, exclusive). */
+  changed = 0;
   /** Distinct URLs of each source. */
   newUrls = 0;
   oldUrls = 0;
   /** Distinct URLs of NEW's second reading: fewer than newUrls when NEW lost one in between. */
   newSeen = 0;
-
-  /** Changed candidates numbered so far (matchOld's numbers are 0 to this, exclusive). */
-  get changed(): number {
-    return this.changedCount;
-  }
 
   /** First pass: a URL of NEW. False when NEW listed it before (the first occurrence counts). */
   addNew(hash1: number, hash2: number, fields1: number, fields2: number): boolean {
@@ -134,8 +130,8 @@ export class UrlDiffTable {
       return UNCHANGED_URL;
     }
     states[ordinal] = CHANGED;
-    fields[ordinal * 2] = this.changedCount;
-    return this.changedCount++;
+    fields[ordinal * 2] = this.changed;
+    return this.changed++;
   }
 
   /** Third pass: NEW again. ADDED, UNCHANGED_URL, REPEATED, UNKNOWN, or the number of a changed candidate. */
@@ -155,12 +151,8 @@ export class UrlDiffTable {
   private append(state: number, fields1: number, fields2: number): void {
     const ordinal = this.count++;
     if (ordinal === this.states.length) {
-      const states = new Uint8Array(this.states.length * 2);
-      states.set(this.states);
-      this.states = states;
-      const fields = new Int32Array(this.fields.length * 2);
-      fields.set(this.fields);
-      this.fields = fields;
+      this.states = doubled(this.states);
+      this.fields = doubled(this.fields);
     }
     this.states[ordinal] = state;
     this.fields[ordinal * 2] = fields1;

@@ -337,3 +337,18 @@ test('a number of seconds past what a Node timer holds (2^31 - 1 ms, 24.8 days) 
     }
   }
 });
+
+test('a number of seconds may be written without its leading or trailing zero (.5, 5.), as a number above 0 is', () => {
+  assert.equal(parseCommand(READ, ['--timeout', '.5']).number('timeout'), 500);
+  assert.equal(parseCommand(READ, ['--timeout=5.']).number('timeout'), 5000);
+  assert.throws(() => parseCommand(READ, ['--timeout', '.']), /--timeout needs a number of seconds above 0, got "\."/);
+});
+
+test('a name every object has (constructor, toString, __proto__) is an unknown command, not a crash', async () => {
+  for (const argv of [['constructor'], ['toString', '--help'], ['__proto__', 'x.xml'], ['hasOwnProperty', '--version']]) {
+    const r = await runCli(argv, { cwd: tempDir() });
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.equal(r.stdout, '', argv.join(' '));
+    assert.match(r.stderr, new RegExp(`^sitemapkit: unknown command "${argv[0]}"; commands: generate, `), argv.join(' '));
+  }
+});

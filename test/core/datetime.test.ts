@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import fc from 'fast-check';
-import { formatSitemapDate, parseHttpDate, parseW3cDatetime, toSitemapDate, w3cDatetimeProblem } from '../../src/core/datetime.js';
+import { formatSitemapDate, newestLastmod, parseHttpDate, parseW3cDatetime, toSitemapDate, w3cDatetimeProblem } from '../../src/core/datetime.js';
 import { InvalidValueError } from '../../src/core/errors.js';
 import type { DateInput } from '../../src/core/model.js';
 
@@ -415,5 +415,21 @@ describe('parseHttpDate (RFC 9110 §5.6.7)', () => {
     }
     assert.equal(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT', now, false), undefined);
     assert.equal(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT', now, false), instant);
+  });
+});
+
+describe('newestLastmod', () => {
+  it('is the latest instant (the first of equal ones), whatever the order, the time zones and the spaces around (fuzzed)', () => {
+    // Instants a few days apart in zones from -14:00 to +14:00, as a date or a date-time, some with a leading space.
+    const lastmod = fc.tuple(fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2024, 0, 6) }), fc.integer({ min: -56, max: 56 }), fc.boolean(), fc.boolean()).map(([ms, quarters, dateOnly, spaced]) => {
+      const local = new Date(ms + quarters * 15 * 60_000).toISOString();
+      const offset = `${quarters < 0 ? '-' : '+'}${String(Math.floor(Math.abs(quarters) / 4)).padStart(2, '0')}:${String((Math.abs(quarters) % 4) * 15).padStart(2, '0')}`;
+      return `${spaced ? ' ' : ''}${dateOnly ? local.slice(0, 10) : `${local.slice(0, 19)}${offset}`}`;
+    });
+    fc.assert(fc.property(fc.array(lastmod, { maxLength: 12 }), (values) => {
+      let expected: string | undefined;
+      for (const value of values) if (expected === undefined || (parseW3cDatetime(value)?.epochMs as number) > (parseW3cDatetime(expected)?.epochMs as number)) expected = value;
+      assert.equal(newestLastmod(values.map((value) => ({ lastmod: value }))), expected);
+    }), { numRuns: 2000 });
   });
 });

@@ -439,17 +439,13 @@ class PageScanner extends TagReader implements TokenizerCallbacks {
         const c = text.charCodeAt(i);
         if (c <= 0x20 && isAsciiWhitespace(c) && (c !== 0x20 || i + 1 === n || isAsciiWhitespace(text.charCodeAt(i + 1)))) break;
       }
-      if (this.inHead) this.textInHead();
+      // Non-blank text ends the head (HTML standard "in head", "anything else"), outside a title, …
+      if (this.inHead && !this.inert && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
       if (this.pendingSpace) this.parts.push(' ');
       this.parts.push(escapeText(start === 0 && i === n ? text : text.slice(start, i)));
       this.pendingSpace = false;
       this.atTag = false;
     }
-  }
-
-  /** Non-blank text ends the head (HTML standard "in head", "anything else"), outside a title, … */
-  private textInHead(): void {
-    if (!this.inert && !HEAD_TEXT_CONTAINERS.has(this.stack[this.stack.length - 1] ?? '')) this.inHead = false;
   }
 
   /** A tag was written or left out as noise: no space carries across it (comments and scripts do vanish). */

@@ -5,9 +5,9 @@
 
 import { definedOnly } from '../defined-only.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { dateText, isFutureLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
+import { dateText, isFutureLastmod, NewestLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
-import { FingerprintTable } from '../fingerprint-table.js';
+import { doubled, FingerprintTable } from '../fingerprint-table.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { comparableUrl, locFingerprint } from '../url.js';
@@ -138,13 +138,6 @@ class PendingRows {
   }
 }
 
-/** `a` copied into an array twice as long. */
-function doubled<T extends Int32Array | Uint8Array>(a: T): T {
-  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-  b.set(a);
-  return b;
-}
-
 export class ReportAggregator {
   private readonly files: ReportFile[] = [];
   /** The file being read, the last of `files`. */
@@ -153,6 +146,8 @@ export class ReportAggregator {
   private currentEnded = false;
   /** The errors and warnings of the file being read so far (for one that stops before its end). */
   private readonly found = { errors: 0, warnings: 0 };
+  /** The newest lastmod of the file being read, as an instant (ReportFile.newestLastmod). */
+  private newest = new NewestLastmod();
   /** Problems of no file of the set. */
   private readonly elsewhere = { errors: 0, warnings: 0 };
   private readonly rows = new PendingRows();
@@ -197,6 +192,7 @@ export class ReportAggregator {
     this.currentEnded = false;
     this.found.errors = 0;
     this.found.warnings = 0;
+    this.newest = new NewestLastmod();
     return this.files.length - 1;
   }
 
@@ -361,10 +357,9 @@ export class ReportAggregator {
     else if (freshness.allSame && lastmod !== freshness.first) freshness.allSame = false;
     const month = yearMonth(lastmod);
     if (month !== -1) this.months.add(month);
-    const newest = file.newestLastmod;
-    const order = newest === undefined ? 1 : compareDays(lastmod, newest);
-    // Only a W3C Datetime (rarely asked: the newest so far changes now and then, not at every URL).
-    if ((order > 0 && parseW3cDatetime(lastmod) !== undefined) || (order === 0 && lastmod !== newest && later(lastmod, newest as string))) file.newestLastmod = own(lastmod);
+    const newest = this.newest.text;
+    this.newest.add(lastmod);
+    if (this.newest.text !== newest) file.newestLastmod = own(lastmod);
     // As lastmod/future decides (validate/protocol.ts): one sorting before pastBefore is surely past.
     if (lastmod < this.pastBefore && lastmod.length >= 4) return false;
     const parsed = parseW3cDatetime(lastmod);
@@ -420,20 +415,4 @@ function yearMonth(lastmod: string): number {
   }
   const month = value % 100;
   return month >= 1 && month <= 12 ? value : -1;
-}
-
-/** The order of the first 10 characters (the day, `YYYY-MM-DD`) of two lastmods, without slicing them. */
-function compareDays(a: string, b: string): number {
-  for (let i = 0; i < 10; i++) {
-    const d = (a.charCodeAt(i) || 0) - (b.charCodeAt(i) || 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** Whether W3C datetime `a` is a later instant than `b` (unparsable ones are not). */
-function later(a: string, b: string): boolean {
-  const pa = parseW3cDatetime(a);
-  const pb = parseW3cDatetime(b);
-  return pa !== undefined && (pb === undefined || pa.epochMs > pb.epochMs);
 }

@@ -12,7 +12,6 @@ interface Elem {
   href: string;
   dataset: Record<string, string | undefined>;
   setAttribute(name: string, value: string): void;
-  getAttribute(name: string): string | null;
   append(...nodes: (Elem | string)[]): void;
   replaceChildren(...nodes: Elem[]): void;
   querySelectorAll(selector: string): ArrayLike<Elem>;

@@ -147,6 +147,14 @@ test('a lastmod that is no date counts in no month and is never the newest', () 
   assert.equal(model.files[0]?.newestLastmod, '2024-05-01');
 });
 
+test('a file\'s newest lastmod is the latest instant, across time zones (datetime.ts newestLastmod), not the latest day as written', () => {
+  const { agg } = aggregator();
+  feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-05-02T00:00:00+14:00' }, { loc: 'https://e.com/2', lastmod: '2024-05-01T23:00:00Z' }]);
+  feed(agg, 'b.xml', [{ loc: 'https://e.com/3', lastmod: '2024-05-01T23:00:00-05:00' }, { loc: 'https://e.com/4', lastmod: '2024-05-02T01:00:00Z' }, { loc: 'https://e.com/5', lastmod: '2024-04-01' }]);
+  const model = agg.finish('');
+  assert.deepEqual(model.files.map((f) => f.newestLastmod), ['2024-05-01T23:00:00Z', '2024-05-01T23:00:00-05:00']);
+});
+
 test('allSame is set when every URL with a lastmod has the same one', () => {
   const { agg } = aggregator();
   feed(agg, 'a.xml', [{ loc: 'https://e.com/1', lastmod: '2024-01-01' }, { loc: 'https://e.com/2' }, { loc: 'https://e.com/3', lastmod: '2024-01-01' }]);
