@@ -962,6 +962,35 @@ describe('discover: a body cut short is a failed document (issue 22)', () => {
     });
   }
 
+  it('cut inside its first KiB (before the format and encoding are sniffed): the URLs whole before the cut are still handed out', async () => {
+    const short = urlset(pages('cut', 30));
+    const at = short.indexOf('</url>', 600) + '</url>'.length;
+    const whole = short.slice(0, at).split('<url>').length - 1;
+    const raw = await startRawServer((socket) => {
+      // Chunked: no Content-Length that would keep the body on the main thread with urlsAsText.
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n\r\n${at.toString(16)}\r\n${short.slice(0, at)}\r\n`, () => setTimeout(() => socket.destroy(), 20));
+    });
+    try {
+      for (const urlsAsText of [false, true]) {
+        const found: string[] = [];
+        let tree: DiscoveryTree | undefined;
+        for await (const event of discoverSitemaps(raw.url('/s.xml'), { ...FAST, retries: 0, urlsAsText })) {
+          if (event.type === 'url') found.push(event.entry.loc);
+          if (event.type === 'urls') found.push(...new TextDecoder().decode(event.lines).split('\n').slice(0, -1));
+          if (event.type === 'end') tree = event.tree;
+        }
+        assert.ok(tree !== undefined);
+        const n = node(tree, '/s.xml');
+        assert.deepEqual([n.outcome, n.cut, n.bytes], ['failed', 'fetch/truncated', at]);
+        assert.match(n.diagnostics.find((d) => d.code === 'fetch/truncated')?.message ?? '', new RegExp(`after ${at} bytes`));
+        assert.deepEqual(found, pages('cut', whole), `urlsAsText: ${urlsAsText}`);
+        assert.deepEqual([tree.totals.cut, tree.totals.urlsFromCut], [1, whole]);
+      }
+    } finally {
+      await raw.close();
+    }
+  });
+
   it('a body closed cleanly without Content-Length, and whole, is a good document (RFC 9112 §6.3)', async () => {
     const raw = await startRawServer((socket) => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n${LONG_BODY}`));
     try {
