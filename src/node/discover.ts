@@ -13,7 +13,7 @@ import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
 import { sniffFormat } from '../core/read/sniff.js';
 import { showsSitemap, type SitemapFormat } from '../core/read/types.js';
-import { productToken, robotsMatcher } from '../core/robots/match.js';
+import { crawlerToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
@@ -327,7 +327,7 @@ class Discovery {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
     this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
     this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.agentToken = productToken(options.userAgent ?? 'sitemapkit');
+    this.agentToken = crawlerToken(options.userAgent ?? 'sitemapkit');
     checkCount('maxTrackedUrls', options.maxTrackedUrls, 1);
     checkDiagnosticCap(options.maxDiagnosticsPerCode);
   }

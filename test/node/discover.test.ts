@@ -203,6 +203,18 @@ describe('discover: robots.txt', () => {
     }
   });
 
+  it('with respectRobots and a browser-style user agent, obeys the group of the name after "compatible;" (as Googlebot does)', async () => {
+    const s = await startSiteServer({ '/s.xml': { body: urlset(pages('p', 1)) }, '/robots.txt': { type: 'text/plain', body: 'User-agent: MyBot\nDisallow: /\n\nUser-agent: Mozilla\nUser-agent: *\nAllow: /\n' } });
+    try {
+      const { tree, urls } = await discover(s.url('/s.xml'), { respectRobots: true, userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.org/bot)' });
+      assert.deepEqual(urls, []);
+      assert.equal(s.count('/s.xml'), 0);
+      assert.match(nodes(tree)[0]?.diagnostics[0]?.message ?? '', /disallows it for mybot/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('with respectRobots, does not follow a redirect to a disallowed sitemap (RFC 9309 §2: every URI fetched)', async () => {
     const s = await startSiteServer({ '/private/s.xml': { body: urlset(pages('p', 1)) }, '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' } });
     s.route('/s.xml', { status: 301, headers: { location: '/private/s.xml' } });

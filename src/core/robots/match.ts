@@ -21,6 +21,15 @@ export function productToken(userAgent: string): string {
   return (/^[ \t]*([A-Za-z0-9_-]*)/.exec(userAgent)?.[1] ?? '').toLowerCase();
 }
 
+/**
+ * The product token a crawler sending `userAgent` obeys (RFC 9309 §2.2.1: a substring of its User-Agent):
+ * the NAME of a browser-style `(compatible; NAME/1.0; …)`, as Googlebot, bingbot and YandexBot send
+ * (Google's matcher is given `Googlebot`, never `Mozilla`), else its first product token.
+ */
+export function crawlerToken(userAgent: string): string {
+  return productToken(/\bcompatible;([^;)]*)/i.exec(userAgent)?.[1] ?? userAgent);
+}
+
 /** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`; else `ERR_SITEMAP_OPTION`). */
 export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): boolean {
   return robotsMatcher(robots, userAgent)(url);
@@ -28,7 +37,7 @@ export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): bo
 
 /** A checker for one crawler, its groups picked and patterns normalised once; takes what `isAllowed` takes. */
 export function robotsMatcher(robots: RobotsTxt, userAgent: string): (url: string) => boolean {
-  const rules = compileRules(robots, productToken(userAgent));
+  const rules = compileRules(robots, crawlerToken(userAgent));
   return (url) => {
     const target = pathAndQuery(url);
     if (target.path === '/robots.txt') return true; // RFC 9309 §2.2.2: implicitly allowed
