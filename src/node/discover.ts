@@ -641,12 +641,14 @@ class Discovery {
     if (!(await this.admitted(node, index))) return;
     if (this.skipUnreachable(node)) return;
     const start = performance.now();
-    const conditional = await this.cache?.conditionalHeaders(node.url);
+    // Each hop asks with its own stored copy's validators (those of the last hop asked are kept): a
+    // copy is of the URL that answered, so a changed redirect is not served its old target.
+    let conditional: Record<string, string> | undefined;
     const ownKey = visitKey(node.url);
     // Said once per child: on its own URL (admitted), else on the first hop that leaves its index's host.
     let crossed = index !== undefined && otherHost(node.url, index);
     const outcome: HttpOutcome = await this.client.get(node.url, {
-      headers: conditional ?? {},
+      headers: async (url) => (conditional = await this.cache?.conditionalHeaders(url)),
       checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either: refused with deny, said with warn.
         if (!crossed && index !== undefined && otherHost(to, index)) {
@@ -695,9 +697,9 @@ class Discovery {
     if (outcome.status === 304 && conditional !== undefined && this.cache !== undefined) {
       await outcome.body.cancel();
       node.fromCache = true;
-      body = this.cache.body(node.url);
+      body = this.cache.body(outcome.url);
     } else if (outcome.status >= 200 && outcome.status < 300) {
-      body = this.cache !== undefined ? this.cache.recording(node.url, outcome.headers, outcome.body) : outcome.body;
+      body = this.cache !== undefined ? this.cache.recording(outcome.url, outcome.headers, outcome.body) : outcome.body;
     } else {
       await outcome.body.cancel();
       node.timeMs = performance.now() - start;
@@ -781,7 +783,7 @@ class Discovery {
       // also stops in its middle was cut (a text sitemap, which has no end to miss, cannot be told).
       node.cut = 'fetch/truncated';
       this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${plural(node.bytes, 'byte')}`, node.url));
-      await this.cache?.forget(node.url);
+      await this.cache?.forget(file);
     }
     if (node.cut === undefined && held !== undefined) {
       node.outcome = 'absent';

@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { validateSitemap } from '../../src/node/validate-sitemap.js';
 import { closedPort, startRawServer } from '../helpers/raw-server.js';
-import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
+import { pages, sitemapIndex, startSiteServer, urlset, type Route, type SiteServer } from '../helpers/site-server.js';
 
 const FAST: DiscoverOptions = { allowPrivate: true, retryBaseDelayMs: 10 };
 
@@ -738,6 +738,43 @@ describe('discover: other hosts, cache', () => {
       const n = node(second.tree, '/s.xml');
       assert.equal(n.status, 304);
       assert.equal(n.fromCache, true);
+    } finally {
+      await s.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the cache keeps what the final URL answered: two URLs redirected to one sitemap share its copy; a changed redirect is not served the old target', async () => {
+    const { mkdtemp, readdir, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-cache-'));
+    let target = '/b.xml';
+    const redirect: Route = (_req, res) => void res.writeHead(301, { location: target }).end();
+    const s = await startSiteServer({
+      '/a.xml': redirect,
+      '/a2.xml': redirect,
+      '/b.xml': (req, res) => {
+        if (req.headers['if-none-match'] === '"b"') res.writeHead(304, { etag: '"b"' }).end();
+        else res.writeHead(200, { etag: '"b"', 'last-modified': 'Wed, 01 May 2024 00:00:00 GMT' }).end(urlset(pages('b', 2)));
+      },
+      // RFC 9110 §13.1.3: not modified since a date at or after its own Last-Modified.
+      '/c.xml': (req, res) => {
+        const since = Date.parse(req.headers['if-modified-since'] ?? '');
+        if (since >= Date.parse('Mon, 01 Jun 2020 00:00:00 GMT')) res.writeHead(304).end();
+        else res.writeHead(200, { 'last-modified': 'Mon, 01 Jun 2020 00:00:00 GMT' }).end(urlset(pages('c', 3)));
+      },
+    });
+    try {
+      assert.deepEqual((await discover(s.url('/a.xml'), { cacheDir: dir })).urls, pages('b', 2));
+      const other = await discover(s.url('/a2.xml'), { cacheDir: dir });
+      assert.deepEqual([other.urls, node(other.tree, '/a2.xml').fromCache], [pages('b', 2), true]);
+      assert.equal((await readdir(dir)).filter((name) => name.endsWith('.body')).length, 1);
+      target = '/c.xml';
+      const moved = await discover(s.url('/a.xml'), { cacheDir: dir });
+      assert.deepEqual([moved.urls, node(moved.tree, '/a.xml').fromCache], [pages('c', 3), false]);
+      // A redirect is asked again every time, unconditionally: its answer is not kept.
+      assert.deepEqual(s.requests.filter((r) => r.path.startsWith('/a')).map((r) => r.headers['if-none-match'] ?? r.headers['if-modified-since']), [undefined, undefined, undefined]);
     } finally {
       await s.close();
       await rm(dir, { recursive: true, force: true });
