@@ -756,11 +756,9 @@ class Discovery {
       },
     };
     const settings: DocumentSettings = { file, maxBytes: this.maxBytes, maxEntries: this.options.maxEntries, maxTrackedUrls: this.options.maxTrackedUrls };
-    const hold = (wait: Promise<void>): Promise<void> => (node.fromCache ? wait : response.body.held(wait));
-    const backpressure = (): Promise<void> | undefined => {
-      const wait = this.channel.backpressure();
-      return wait === undefined ? wait : hold(wait);
-    };
+    // A body read from the cache was let go of (its deadline cleared): holding it only waits.
+    const hold = (wait: Promise<void>): Promise<void> => response.body.held(wait);
+    const backpressure = response.body.holding(() => this.channel.backpressure());
     try {
       // A small body (most often an index) is read here: cheaper than the thread, which takes 35-90 ms to start.
       const small = Number(response.headers.get('content-length') ?? Number.NaN) < MAIN_THREAD_BYTES;

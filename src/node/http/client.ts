@@ -397,6 +397,14 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
     return this.deadline.held(wait);
   }
 
+  /** A reader's `backpressure` whose waits are held so. */
+  holding(backpressure: () => Promise<void> | undefined): () => Promise<void> | undefined {
+    return () => {
+      const wait = backpressure();
+      return wait === undefined ? undefined : this.held(wait);
+    };
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
     // Either kind of body, Node stream or web stream, is let go of when the loop is left early. Our
     // transport's responses have no web `body`: one without a Node stream has none at all.
