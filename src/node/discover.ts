@@ -713,10 +713,9 @@ class Discovery {
 
   private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: HttpResponse): Promise<void> {
     const file = node.finalUrl ?? node.url;
-    const probe = node.via === 'probe';
     // A probe's diagnostics wait until it shows a sitemap (an XML one, or a URL line): a soft-404 page,
     // or a catch-all's "OK" or JSON, is no news. Capped too: such a page may send a flood of problems.
-    let held: DiagnosticCollector | undefined = probe ? new DiagnosticCollector() : undefined;
+    let held = node.via === 'probe' ? new DiagnosticCollector() : undefined;
     const shown = (): void => {
       if (held === undefined) return;
       const truncated = held.truncation(file);
