@@ -22,9 +22,8 @@ export function productToken(userAgent: string): string {
 }
 
 /**
- * The product token a crawler sending `userAgent` obeys (RFC 9309 §2.2.1: a substring of its User-Agent):
- * the NAME of a browser-style `(compatible; NAME/1.0; …)`, as Googlebot, bingbot and YandexBot send
- * (Google's matcher is given `Googlebot`, never `Mozilla`), else its first product token.
+ * The product token a crawler sending `userAgent` obeys (RFC 9309 §2.2.1): the NAME of a browser-style
+ * `(compatible; NAME/1.0)`, as Googlebot obeys `Googlebot` (never `Mozilla`) in Google's parser; else its first.
  */
 export function crawlerToken(userAgent: string): string {
   return productToken(/\bcompatible;([^;)]*)/i.exec(userAgent)?.[1] ?? userAgent);
