@@ -313,7 +313,7 @@ plain http. Every document is read as "sitemapkit read" does.`,
   options: [
     { name: 'out', kind: 'text', value: 'FILE', help: 'write the output to FILE (replaced whole at the end)' },
     { name: 'probe', kind: 'flag', help: 'probe the well-known paths even when robots.txt names sitemaps' },
-    { name: 'respect-robots', kind: 'flag', help: 'do not fetch sitemaps robots.txt disallows for us' },
+    { name: 'respect-robots', kind: 'flag', help: 'do not fetch sitemaps robots.txt disallows for us: the group of our product token, NAME of a --user-agent "… (compatible; NAME/1.0)" (as Googlebot), else its first word' },
     { name: 'cross-host', kind: 'choice', value: 'MODE', choices: ['warn', 'deny'], help: 'a child on another host: warn (default; follow it) or deny (do not fetch)' },
     { name: 'concurrency', kind: 'count', value: 'N', help: 'requests at once (default 16)' },
     { name: 'per-host', kind: 'count', value: 'N', help: 'requests at once to one host (default 4)' },

@@ -13,7 +13,7 @@ import type { UrlEntry } from '../core/model.js';
 import { urlLine } from '../core/model-json.js';
 import { sniffFormat } from '../core/read/sniff.js';
 import { showsSitemap, type SitemapFormat } from '../core/read/types.js';
-import { productToken, robotsMatcher } from '../core/robots/match.js';
+import { crawlerToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
@@ -327,7 +327,7 @@ class Discovery {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
     this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
     this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.agentToken = productToken(options.userAgent ?? 'sitemapkit');
+    this.agentToken = crawlerToken(options.userAgent ?? 'sitemapkit');
     checkCount('maxTrackedUrls', options.maxTrackedUrls, 1);
     checkDiagnosticCap(options.maxDiagnosticsPerCode);
   }
@@ -641,12 +641,14 @@ class Discovery {
     if (!(await this.admitted(node, index))) return;
     if (this.skipUnreachable(node)) return;
     const start = performance.now();
-    const conditional = await this.cache?.conditionalHeaders(node.url);
+    // Each hop asks with its own stored copy's validators (those of the last hop asked are kept): a
+    // copy is of the URL that answered, so a changed redirect is not served its old target.
+    let conditional: Record<string, string> | undefined;
     const ownKey = visitKey(node.url);
     // Said once per child: on its own URL (admitted), else on the first hop that leaves its index's host.
     let crossed = index !== undefined && otherHost(node.url, index);
     const outcome: HttpOutcome = await this.client.get(node.url, {
-      headers: conditional ?? {},
+      headers: async (url) => (conditional = await this.cache?.conditionalHeaders(url)),
       checkRedirect: async (_from, to) => {
         // A child may not leave its index's host by a redirect either: refused with deny, said with warn.
         if (!crossed && index !== undefined && otherHost(to, index)) {
@@ -695,9 +697,9 @@ class Discovery {
     if (outcome.status === 304 && conditional !== undefined && this.cache !== undefined) {
       await outcome.body.cancel();
       node.fromCache = true;
-      body = this.cache.body(node.url);
+      body = this.cache.body(outcome.url);
     } else if (outcome.status >= 200 && outcome.status < 300) {
-      body = this.cache !== undefined ? this.cache.recording(node.url, outcome.headers, outcome.body) : outcome.body;
+      body = this.cache !== undefined ? this.cache.recording(outcome.url, outcome.headers, outcome.body) : outcome.body;
     } else {
       await outcome.body.cancel();
       node.timeMs = performance.now() - start;
@@ -711,10 +713,9 @@ class Discovery {
 
   private async read(node: SitemapNode, body: AsyncIterable<Uint8Array>, response: HttpResponse): Promise<void> {
     const file = node.finalUrl ?? node.url;
-    const probe = node.via === 'probe';
     // A probe's diagnostics wait until it shows a sitemap (an XML one, or a URL line): a soft-404 page,
     // or a catch-all's "OK" or JSON, is no news. Capped too: such a page may send a flood of problems.
-    let held: DiagnosticCollector | undefined = probe ? new DiagnosticCollector() : undefined;
+    let held = node.via === 'probe' ? new DiagnosticCollector() : undefined;
     const shown = (): void => {
       if (held === undefined) return;
       const truncated = held.truncation(file);
@@ -754,11 +755,9 @@ class Discovery {
       },
     };
     const settings: DocumentSettings = { file, maxBytes: this.maxBytes, maxEntries: this.options.maxEntries, maxTrackedUrls: this.options.maxTrackedUrls };
-    const hold = (wait: Promise<void>): Promise<void> => (node.fromCache ? wait : response.body.held(wait));
-    const backpressure = (): Promise<void> | undefined => {
-      const wait = this.channel.backpressure();
-      return wait === undefined ? wait : hold(wait);
-    };
+    // A body read from the cache was let go of (its deadline cleared): holding it only waits.
+    const hold = (wait: Promise<void>): Promise<void> => response.body.held(wait);
+    const backpressure = response.body.holding(() => this.channel.backpressure());
     try {
       // A small body (most often an index) is read here: cheaper than the thread, which takes 35-90 ms to start.
       const small = Number(response.headers.get('content-length') ?? Number.NaN) < MAIN_THREAD_BYTES;
@@ -781,7 +780,7 @@ class Discovery {
       // also stops in its middle was cut (a text sitemap, which has no end to miss, cannot be told).
       node.cut = 'fetch/truncated';
       this.note(node, diagnostic('fetch/truncated', `the body ended when the server closed the connection (no Content-Length, not chunked) with the document unfinished (${unfinishedAt.code}): it was cut short after ${plural(node.bytes, 'byte')}`, node.url));
-      await this.cache?.forget(node.url);
+      await this.cache?.forget(file);
     }
     if (node.cut === undefined && held !== undefined) {
       node.outcome = 'absent';

@@ -65,12 +65,7 @@ export async function fetchSitemap(url: string, client: HttpClient): Promise<Fet
     headers: outcome.headers,
     body: rethrowing(response, (error) => (error instanceof FetchFailure ? new SitemapFetchError(url, error.rule, `${error.message} (${error.rule})`, true) : error)),
     held: (wait) => response.held(wait),
-    holding: (backpressure) =>
-      backpressure &&
-      (() => {
-        const wait = backpressure();
-        return wait === undefined ? undefined : response.held(wait);
-      }),
+    holding: (backpressure) => backpressure && response.holding(backpressure),
     cancel: () => response.cancel(),
   };
 }

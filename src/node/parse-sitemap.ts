@@ -259,11 +259,11 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
       try {
         r = await bytes.next();
       } catch (error) {
-        if (error instanceof SitemapError && BYTE_BUDGET_CODES.has(error.rule ?? '')) {
-          pipeline.stop(error);
-          yield;
-          return;
-        }
+        const budget = error instanceof SitemapError && BYTE_BUDGET_CODES.has(error.rule ?? '');
+        // A failed input (a body cut short) still hands out what was read whole before it, even in the sniffs' first KiB.
+        pipeline.stop(budget ? error : undefined);
+        yield;
+        if (budget) return;
         throw error;
       }
       if (r.done === true) break;

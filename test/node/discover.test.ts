@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { validateSitemap } from '../../src/node/validate-sitemap.js';
 import { closedPort, startRawServer } from '../helpers/raw-server.js';
-import { pages, sitemapIndex, startSiteServer, urlset, type SiteServer } from '../helpers/site-server.js';
+import { pages, sitemapIndex, startSiteServer, urlset, type Route, type SiteServer } from '../helpers/site-server.js';
 
 const FAST: DiscoverOptions = { allowPrivate: true, retryBaseDelayMs: 10 };
 
@@ -198,6 +198,18 @@ describe('discover: robots.txt', () => {
       assert.deepEqual(codes(tree), ['discover/robots-disallowed']);
       const again = await discover(s.url('/private/s.xml'));
       assert.deepEqual(again.urls, pages('p', 1));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('with respectRobots and a browser-style user agent, obeys the group of the name after "compatible;" (as Googlebot does)', async () => {
+    const s = await startSiteServer({ '/s.xml': { body: urlset(pages('p', 1)) }, '/robots.txt': { type: 'text/plain', body: 'User-agent: MyBot\nDisallow: /\n\nUser-agent: Mozilla\nUser-agent: *\nAllow: /\n' } });
+    try {
+      const { tree, urls } = await discover(s.url('/s.xml'), { respectRobots: true, userAgent: 'Mozilla/5.0 (compatible; MyBot/1.0; +https://example.org/bot)' });
+      assert.deepEqual(urls, []);
+      assert.equal(s.count('/s.xml'), 0);
+      assert.match(nodes(tree)[0]?.diagnostics[0]?.message ?? '', /disallows it for mybot/);
     } finally {
       await s.close();
     }
@@ -732,6 +744,43 @@ describe('discover: other hosts, cache', () => {
     }
   });
 
+  it('the cache keeps what the final URL answered: two URLs redirected to one sitemap share its copy; a changed redirect is not served the old target', async () => {
+    const { mkdtemp, readdir, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-cache-'));
+    let target = '/b.xml';
+    const redirect: Route = (_req, res) => void res.writeHead(301, { location: target }).end();
+    const s = await startSiteServer({
+      '/a.xml': redirect,
+      '/a2.xml': redirect,
+      '/b.xml': (req, res) => {
+        if (req.headers['if-none-match'] === '"b"') res.writeHead(304, { etag: '"b"' }).end();
+        else res.writeHead(200, { etag: '"b"', 'last-modified': 'Wed, 01 May 2024 00:00:00 GMT' }).end(urlset(pages('b', 2)));
+      },
+      // RFC 9110 §13.1.3: not modified since a date at or after its own Last-Modified.
+      '/c.xml': (req, res) => {
+        const since = Date.parse(req.headers['if-modified-since'] ?? '');
+        if (since >= Date.parse('Mon, 01 Jun 2020 00:00:00 GMT')) res.writeHead(304).end();
+        else res.writeHead(200, { 'last-modified': 'Mon, 01 Jun 2020 00:00:00 GMT' }).end(urlset(pages('c', 3)));
+      },
+    });
+    try {
+      assert.deepEqual((await discover(s.url('/a.xml'), { cacheDir: dir })).urls, pages('b', 2));
+      const other = await discover(s.url('/a2.xml'), { cacheDir: dir });
+      assert.deepEqual([other.urls, node(other.tree, '/a2.xml').fromCache], [pages('b', 2), true]);
+      assert.equal((await readdir(dir)).filter((name) => name.endsWith('.body')).length, 1);
+      target = '/c.xml';
+      const moved = await discover(s.url('/a.xml'), { cacheDir: dir });
+      assert.deepEqual([moved.urls, node(moved.tree, '/a.xml').fromCache], [pages('c', 3), false]);
+      // A redirect is asked again every time, unconditionally: its answer is not kept.
+      assert.deepEqual(s.requests.filter((r) => r.path.startsWith('/a')).map((r) => r.headers['if-none-match'] ?? r.headers['if-modified-since']), [undefined, undefined, undefined]);
+    } finally {
+      await s.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a cache entry whose body is gone or cut short is fetched again, not asked for a 304', async () => {
     const { mkdtemp, readdir, rm, truncate } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
@@ -961,6 +1010,35 @@ describe('discover: a body cut short is a failed document (issue 22)', () => {
       }
     });
   }
+
+  it('cut inside its first KiB (before the format and encoding are sniffed): the URLs whole before the cut are still handed out', async () => {
+    const short = urlset(pages('cut', 30));
+    const at = short.indexOf('</url>', 600) + '</url>'.length;
+    const whole = short.slice(0, at).split('<url>').length - 1;
+    const raw = await startRawServer((socket) => {
+      // Chunked: no Content-Length that would keep the body on the main thread with urlsAsText.
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nTransfer-Encoding: chunked\r\n\r\n${at.toString(16)}\r\n${short.slice(0, at)}\r\n`, () => setTimeout(() => socket.destroy(), 20));
+    });
+    try {
+      for (const urlsAsText of [false, true]) {
+        const found: string[] = [];
+        let tree: DiscoveryTree | undefined;
+        for await (const event of discoverSitemaps(raw.url('/s.xml'), { ...FAST, retries: 0, urlsAsText })) {
+          if (event.type === 'url') found.push(event.entry.loc);
+          if (event.type === 'urls') found.push(...new TextDecoder().decode(event.lines).split('\n').slice(0, -1));
+          if (event.type === 'end') tree = event.tree;
+        }
+        assert.ok(tree !== undefined);
+        const n = node(tree, '/s.xml');
+        assert.deepEqual([n.outcome, n.cut, n.bytes], ['failed', 'fetch/truncated', at]);
+        assert.match(n.diagnostics.find((d) => d.code === 'fetch/truncated')?.message ?? '', new RegExp(`after ${at} bytes`));
+        assert.deepEqual(found, pages('cut', whole), `urlsAsText: ${urlsAsText}`);
+        assert.deepEqual([tree.totals.cut, tree.totals.urlsFromCut], [1, whole]);
+      }
+    } finally {
+      await raw.close();
+    }
+  });
 
   it('a body closed cleanly without Content-Length, and whole, is a good document (RFC 9112 §6.3)', async () => {
     const raw = await startRawServer((socket) => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nConnection: close\r\n\r\n${LONG_BODY}`));

@@ -93,8 +93,7 @@ function renderTree(tree: DiscoveryTree, quiet: boolean): string {
     }
     walk(input.sitemaps, '');
   }
-  lines.push('');
-  lines.push(summary(tree.totals, true));
+  lines.push('', summary(tree.totals, true));
   // A robots.txt or sitemap is anyone's to write: what it quotes must not drive the terminal.
   return `${lines.map(printable).join('\n')}\n`;
 }

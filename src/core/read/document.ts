@@ -391,13 +391,14 @@ export class SitemapDocument implements ReaderSink {
   }
 
   /**
-   * Reading stopped on a byte budget or a corrupt gzip: what came before is read, but the readers are not
-   * ended (nothing is made of a cut line or element); then `error` as a diagnostic where reading stopped.
+   * Reading stopped on a byte budget, a corrupt gzip or a failed input: what came before is read, but the
+   * readers are not ended (nothing is made of a cut line or element); then `error` as a diagnostic where
+   * reading stopped (none for a failed input, which its caller reports).
    */
-  stop(error: SitemapError): void {
+  stop(error?: SitemapError): void {
     if (this.usedDecoder) this.takeText(this.decoder.end(), true);
     if (this.wantsMore) this.router.cut();
-    this.diagnostic({ code: error.rule ?? error.code, severity: 'error', message: error.message, line: this.counter.line, column: this.counter.column, offset: this.counter.offset });
+    if (error !== undefined) this.diagnostic({ code: error.rule ?? error.code, severity: 'error', message: error.message, line: this.counter.line, column: this.counter.column, offset: this.counter.offset });
     this.stopped = true;
   }
 

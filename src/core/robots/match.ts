@@ -21,6 +21,14 @@ export function productToken(userAgent: string): string {
   return (/^[ \t]*([A-Za-z0-9_-]*)/.exec(userAgent)?.[1] ?? '').toLowerCase();
 }
 
+/**
+ * The product token a crawler sending `userAgent` obeys (RFC 9309 §2.2.1): the NAME of a browser-style
+ * `(compatible; NAME/1.0)`, as Googlebot obeys `Googlebot` (never `Mozilla`) in Google's parser; else its first.
+ */
+export function crawlerToken(userAgent: string): string {
+  return productToken(/\bcompatible;([^;)]*)/i.exec(userAgent)?.[1] ?? userAgent);
+}
+
 /** Whether `userAgent` may fetch `url` (an absolute URL, or a path starting with `/`; else `ERR_SITEMAP_OPTION`). */
 export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): boolean {
   return robotsMatcher(robots, userAgent)(url);
@@ -28,7 +36,7 @@ export function isAllowed(robots: RobotsTxt, userAgent: string, url: string): bo
 
 /** A checker for one crawler, its groups picked and patterns normalised once; takes what `isAllowed` takes. */
 export function robotsMatcher(robots: RobotsTxt, userAgent: string): (url: string) => boolean {
-  const rules = compileRules(robots, productToken(userAgent));
+  const rules = compileRules(robots, crawlerToken(userAgent));
   return (url) => {
     const target = pathAndQuery(url);
     if (target.path === '/robots.txt') return true; // RFC 9309 §2.2.2: implicitly allowed

@@ -1,5 +1,6 @@
 // Conditional requests: each document fetched with 200 is stored with its ETag and Last-Modified, sent
-// back on the next run (RFC 9110 §13.1), and a 304 reads the stored copy. One entry per URL:
+// back on the next run (RFC 9110 §13.1), and a 304 reads the stored copy. One entry per URL that answered
+// (a redirect's answer is not kept: asked again each time, it cannot send a moved URL to an old copy):
 // `<sha256 of the URL>.json` and `.body` (as fetch handed it: Content-Encoding undone, a gzip file
 // still gzipped), written to a temporary file and renamed only when whole (DESIGN.md "Never lose data").
 

@@ -46,7 +46,8 @@ export interface HttpClientOptions extends AddressPolicyOptions {
 }
 
 export interface HttpRequest {
-  headers?: Record<string, string>;
+  /** The headers of each hop, by its URL (its wait not charged to the deadline): e.g. the validators of that URL's stored copy. */
+  headers?: (url: string) => Promise<Record<string, string> | undefined>;
   /** Asked before each redirect hop the address policy allows is followed (its wait not charged to the deadline): a reason not to follow it (e.g. its target was read already). */
   checkRedirect?: (from: string, to: string) => Promise<{ code: string; message: string } | undefined>;
   maxBodyBytes?: number;
@@ -309,12 +310,13 @@ export class HttpClient {
       }
       let response: Response;
       try {
+        const headers = await deadline.held(request.headers?.(current) ?? Promise.resolve(undefined));
         this.requests++;
         const init: NodeFetchInit = {
           redirect: 'manual',
           signal,
           maxEncodedBytes: maxBody,
-          headers: { 'user-agent': this.options.userAgent ?? 'sitemapkit', ...request.headers },
+          headers: { 'user-agent': this.options.userAgent ?? 'sitemapkit', ...headers },
         };
         response = await this.fetchFn(current, init);
       } catch (error) {
@@ -393,6 +395,14 @@ export class HttpBody implements AsyncIterable<Uint8Array> {
   /** Waits for `wait` without charging the deadline: the reader holds the body back, the server is not slow. */
   held(wait: Promise<void>): Promise<void> {
     return this.deadline.held(wait);
+  }
+
+  /** A reader's `backpressure` whose waits are held so. */
+  holding(backpressure: () => Promise<void> | undefined): () => Promise<void> | undefined {
+    return () => {
+      const wait = backpressure();
+      return wait === undefined ? undefined : this.held(wait);
+    };
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SitemapError } from '../../../src/core/errors.js';
-import { isAllowed, normalizeRobotsPath, productToken, robotsMatcher } from '../../../src/core/robots/match.js';
+import { crawlerToken, isAllowed, normalizeRobotsPath, productToken, robotsMatcher } from '../../../src/core/robots/match.js';
 import { parseRobotsTxt, type RobotsTxt } from '../../../src/core/robots/robots-txt.js';
 
 const parse = (text: string): RobotsTxt => parseRobotsTxt(text, 'https://www.example.com/robots.txt');
@@ -33,6 +33,26 @@ describe('productToken', () => {
     ['*', ''],
   ];
   for (const [ua, token] of cases) it(`${JSON.stringify(ua)} → ${JSON.stringify(token)}`, () => assert.equal(productToken(ua), token));
+});
+
+describe('crawlerToken: the product token a User-Agent obeys', () => {
+  it('the NAME of a browser-style "(compatible; NAME/1.0)", wherever the comment stands; else the first token', () => {
+    const agents = [
+      'sitemapkit/0.1.0 (+https://github.com/example/sitemapkit)',
+      'Mozilla/5.0 (compatible; MyBot/1.0)',
+      'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)',
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0 Safari/537.36',
+      'Mozilla/5.0 (Linux; Android 6.0.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0',
+    ];
+    assert.deepEqual(agents.map(crawlerToken), ['sitemapkit', 'mybot', 'yandexbot', 'bingbot', 'googlebot', 'mozilla']);
+  });
+
+  it('isAllowed picks the group of that token', () => {
+    const robots = parse('User-agent: MyBot\nDisallow: /\n\nUser-agent: Mozilla\nUser-agent: *\nAllow: /\n');
+    assert.equal(isAllowed(robots, 'Mozilla/5.0 (compatible; MyBot/1.0)', '/page'), false);
+    assert.equal(isAllowed(robots, 'Mozilla/5.0 (X11; rv:120.0) Gecko/20100101 Firefox/120.0', '/page'), true);
+  });
 });
 
 describe('isAllowed: RFC 9309 examples', () => {
