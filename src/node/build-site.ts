@@ -20,7 +20,7 @@ import { isHtmlFile, pageUrlPath, type TrailingSlash } from '../core/build/page-
 import { isErrorPage, selectPages, siteUrlIndex, siteUrlKey, type ExclusionReason, type PageCandidate, type PageDecision } from '../core/build/select-pages.js';
 import { siteAlternates, type AlternateTarget } from '../core/build/site-alternates.js';
 import { sectionOf } from '../core/build/partition.js';
-import { buildStableSet, type StableChild, type StableEntry } from '../core/build/stable-set.js';
+import { buildStableSet, type StableEntry, type StableSet } from '../core/build/stable-set.js';
 import { dominantExclusion, type DominantExclusion } from '../core/build/exclusions.js';
 import { tokenChildPattern, withContentToken } from '../core/write/child-names.js';
 import { ruleSource, type SourceRule } from '../core/build/source-rules.js';
@@ -180,11 +180,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     });
     if (keptWithout !== undefined) continue;
     listed--;
-    const page = dates.nextPages.get(entry.loc);
-    if (page !== undefined) page.listed = false;
+    (dates.nextPages.get(entry.loc) as PageState).listed = false;
   }
 
-  const common = {
+  // An index must name at least one sitemap (siteindex.xsd), and an empty set replacing a full one
+  // is likelier a mistake (a wrong --base-url) than a wish: nothing is written, removed or saved.
+  const written: { indexFile: BuiltFile; files: BuiltFile[] } =
+    set.children.length === 0
+      ? { indexFile: { name: run.indexName, status: isFile(join(run.outDir, run.indexName)) ? 'kept' : 'absent', urls: 0, bytes: 0 }, files: [] }
+      : await writeSet(set, dates.nextPages, run);
+  return {
     outDir: run.outDir,
     statePath: run.statePath,
     baseUrl,
@@ -204,27 +209,18 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
           ? undefined
           : `the sitemaps are served from ${run.sitemapsUrl}, so by the protocol they may list only URLs under it (sitemaps.org: "Sitemap file location"); write them to the site's top folder (--out ${run.siteDir}) or submit them in robots.txt`,
     }),
+    committed: set.children.length > 0 && options.dryRun !== true,
+    ...written,
+    listed,
+    durationMs: Date.now() - run.started,
   };
-  const result = (committed: boolean, indexFile: BuiltFile, files: BuiltFile[]): BuildSiteResult =>
-    ({ ...common, committed, indexFile, files, listed, durationMs: Date.now() - run.started });
-  if (set.children.length === 0) {
-    // An index must name at least one sitemap (siteindex.xsd), and an empty set replacing a full one
-    // is likelier a mistake (a wrong --base-url) than a wish: nothing is written, removed or saved.
-    const onDisk = isFile(join(run.outDir, run.indexName));
-    return result(false, { name: run.indexName, status: onDisk ? 'kept' : 'absent', urls: 0, bytes: 0 }, []);
-  }
-  // The new state is written before the set is committed and put in place after: both go in, or neither.
-  const save = (files: Map<string, FileState>, commit: () => Promise<void>): Promise<void> =>
-    // IndexNow's memory (announced, lastSubmission) is of URLs, not builds: kept as it was.
-    saveState(run.statePath, { ...run.state, baseUrl, indexName: run.indexName, pages: dates.nextPages, files, buckets: set.buckets }, commit);
-  const written = await writeSet(set.children, run, save);
-  return result(options.dryRun !== true, written.indexFile, written.files);
 }
 
 /** The options resolved, the site folder checked, the state loaded, and an index another program wrote refused. */
 async function startBuild(options: BuildSiteOptions) {
   const started = Date.now();
   const now = options.now ?? new Date();
+  const nowText = formatSitemapDate(new Date(Math.floor(now.getTime() / 1000) * 1000));
   const siteDir = options.siteDir;
   const outDir = options.outDir ?? siteDir;
   const statePath = options.statePath ?? join(outDir, DEFAULT_STATE_PATH);
@@ -239,21 +235,21 @@ async function startBuild(options: BuildSiteOptions) {
 
   await requireDirectory(siteDir);
   const state = await loadState(statePath);
-  if (options.force !== true) {
-    // A sitemap another generator wrote (Hugo's `sitemap.xml`) is not ours to replace unasked.
-    const foreign = await foreignSitemap(outDir, state, indexName);
-    if (foreign !== undefined) {
-      throw new SitemapError(
-        'ERR_SITEMAP_FOREIGN_FILE',
-        `${join(outDir, indexName)} was not written by sitemapkit build (${foreign}); nothing was written. Keep it and write ours under another name (--name) or folder (--out), or replace it with --force`,
-      );
-    }
+  // A sitemap another generator wrote (Hugo's `sitemap.xml`) is not ours to replace unasked.
+  const foreign = options.force === true ? undefined : await foreignSitemap(outDir, state, indexName);
+  if (foreign !== undefined) {
+    throw new SitemapError(
+      'ERR_SITEMAP_FOREIGN_FILE',
+      `${join(outDir, indexName)} was not written by sitemapkit build (${foreign}); nothing was written. Keep it and write ours under another name (--name) or folder (--out), or replace it with --force`,
+    );
   }
   return {
     options,
     started,
     now,
-    nowText: formatSitemapDate(new Date(Math.floor(now.getTime() / 1000) * 1000)),
+    nowText,
+    // Never after the build: a wrong clock or a copied future mtime would write a distrusted lastmod (lastmod/future).
+    dated: (ms: number): string => (ms > now.getTime() ? nowText : formatSitemapDate(Math.floor(ms / 1000) * 1000)),
     siteDir,
     outDir,
     statePath,
@@ -290,13 +286,10 @@ async function pagesToScan(all: readonly SitePage[], run: BuildContext): Promise
     else kept.push(page);
   }
   for (const page of kept) {
-    let url: string;
-    try {
-      url = normalizeUrl(run.baseUrl + pageUrlPath(page.relPath, pathOptions), 'loc');
-    } catch (error) {
+    const url = pageUrl(run.baseUrl, page.relPath, pathOptions);
+    if (url instanceof InvalidValueError) {
       // A path that makes no valid URL (2,048 characters or more) leaves out this page only.
-      if (!(error instanceof InvalidValueError)) throw error;
-      problems.push({ relPath: page.relPath, url: '', code: error.rule, severity: 'error', message: `left out: ${error.message}` });
+      problems.push({ relPath: page.relPath, url: '', code: url.rule, severity: 'error', message: `left out: ${url.message}` });
       continue;
     }
     const first = seenUrls.get(url);
@@ -318,33 +311,33 @@ async function scanSite(pages: readonly UrlPage[], excluded: ExcludedPage[], run
   // htmlparser2 is loaded by the build that needs it, not with the package.
   const { scanPages } = await import('./build/scan-pages.js');
   // Relative links are written for the folder the file sits in, whatever form the sitemap lists the
-  // page in (`posts/a` with --trailing-slash never): scanned at its file's location, mapped to listed URLs after.
+  // page in (`posts/a` with --trailing-slash never): scanned at its file's location (`a/index.html` → `BASE/a/`,
+  // `a/b.html` → `BASE/a/b.html`), mapped to listed URLs after.
   const atOwnLocation = (options.trailingSlash ?? 'preserve') === 'preserve' && options.cleanUrls !== true;
-  const scanTargets = atOwnLocation ? pages : pages.map((page) => ({ path: page.path, size: page.size, url: fileLocationUrl(baseUrl, page.relPath) ?? page.url }));
+  const scanTargets = atOwnLocation ? pages : pages.map((page) => {
+    const url = pageUrl(baseUrl, page.relPath);
+    return { path: page.path, size: page.size, url: typeof url === 'string' ? url : page.url };
+  });
   const scans = await scanPages(scanTargets, {
     images: options.images ?? false,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
     onScanned: progress === undefined ? undefined : (done) => progress({ phase: 'scan', done, total }),
   });
-  const candidates: PageCandidate[] = [];
   const read: Omit<ScannedPage, 'decision'>[] = [];
   pages.forEach((page, i) => {
     const scan = scans[i] as PageScan;
-    if ('error' in scan) {
-      excluded.push({ relPath: page.relPath, url: page.url, reason: 'unreadable', detail: scan.error });
-      return;
-    }
-    read.push({ page, scan });
-    candidates.push({
-      relPath: page.relPath,
-      url: page.url,
-      noindex: scan.facts.noindex,
-      ...(scan.facts.refresh !== undefined ? { refresh: scan.facts.refresh } : {}),
-      // Several canonical links that disagree: Google ignores them all, and so does the build.
-      ...(scan.facts.canonical !== undefined && scan.facts.canonicalConflict !== true ? { canonical: scan.facts.canonical } : {}),
-    });
+    if ('error' in scan) excluded.push({ relPath: page.relPath, url: page.url, reason: 'unreadable', detail: scan.error });
+    else read.push({ page, scan });
   });
+  const candidates = read.map(({ page, scan: { facts } }): PageCandidate => ({
+    relPath: page.relPath,
+    url: page.url,
+    noindex: facts.noindex,
+    ...(facts.refresh !== undefined ? { refresh: facts.refresh } : {}),
+    // Several canonical links that disagree: Google ignores them all, and so does the build.
+    ...(facts.canonical !== undefined && facts.canonicalConflict !== true ? { canonical: facts.canonical } : {}),
+  }));
   const decisions = selectPages(candidates, baseUrl);
   return read.map(({ page, scan }, i) => ({ page, scan, decision: decisions[i] as PageDecision }));
 }
@@ -469,11 +462,7 @@ function listEntries(
 }
 
 /** The commit (see the top of this file), through the output stage shared with `generate`. */
-async function writeSet(
-  children: readonly StableChild[],
-  run: BuildContext,
-  save: (files: Map<string, FileState>, commit: () => Promise<void>) => Promise<void>,
-): Promise<{ indexFile: BuiltFile; files: BuiltFile[] }> {
+async function writeSet({ children, buckets }: StableSet, pages: Map<string, PageState>, run: BuildContext): Promise<{ indexFile: BuiltFile; files: BuiltFile[] }> {
   const { outDir, indexName, name, state, sameBase, nowText, options } = run;
   run.progress?.({ phase: 'write', done: 0, total: children.length + 1 });
   const output = await StagedOutput.create(outDir, { dryRun: options.dryRun === true, name, gzipLevel: run.gzip ? (options.gzipLevel ?? 6) : 0, exclusive: true });
@@ -532,7 +521,10 @@ async function writeSet(
         isOwned: (file) => tokenChild.test(file) || file === oldIndex || (state.files.has(file) && file !== state.indexName),
       });
     };
-    await (options.dryRun === true ? commit() : save(nextFiles, commit));
+    // The new state is written before the set is committed and put in place after: both go in, or neither.
+    // IndexNow's memory (announced, lastSubmission) is of URLs, not builds: kept as it was.
+    const next = { ...state, baseUrl: run.baseUrl, indexName, pages, files: nextFiles, buckets };
+    await (options.dryRun === true ? commit() : saveState(run.statePath, next, commit));
     for (const old of removed) if (old !== oldIndex) files.push({ name: old, status: 'removed', urls: 0, bytes: 0 });
     return { indexFile, files };
   } finally {
@@ -540,12 +532,13 @@ async function writeSet(
   }
 }
 
-/** The URL of the page file itself (`a/index.html` → `BASE/a/`, `a/b.html` → `BASE/a/b.html`): what its relative links are written against. */
-function fileLocationUrl(baseUrl: string, relPath: string): string | undefined {
+/** The URL a page path is served at, or why it makes none. */
+function pageUrl(baseUrl: string, relPath: string, options?: Parameters<typeof pageUrlPath>[1]): string | InvalidValueError {
   try {
-    return normalizeUrl(baseUrl + pageUrlPath(relPath), 'loc');
-  } catch {
-    return undefined;
+    return normalizeUrl(baseUrl + pageUrlPath(relPath, options), 'loc');
+  } catch (error) {
+    if (error instanceof InvalidValueError) return error;
+    throw error;
   }
 }
 
@@ -598,12 +591,10 @@ function sha256(text: string): string {
 
 /** The lastmod of pages seen for the first time, by `--initial-lastmod`; `sources`: the source files of pages that have one. */
 async function initialLastmods(pages: readonly SitePage[], sources: ReadonlyMap<string, string>, run: BuildContext): Promise<{ dates: Map<string, string>; note?: string }> {
-  const { siteDir, now, nowText } = run;
+  const { siteDir, nowText, dated } = run;
   const mode = run.options.initialLastmod ?? 'git';
   const dates = new Map<string, string>();
   if (pages.length === 0 || mode === 'none') return { dates };
-  // Never after the build: a wrong clock or a copied future mtime would write a distrusted lastmod (lastmod/future).
-  const dated = (ms: number): string => (ms > now.getTime() ? nowText : formatSitemapDate(Math.floor(ms / 1000) * 1000));
   if (mode !== 'git') {
     for (const page of pages) dates.set(page.relPath, mode === 'now' ? nowText : dated(page.mtimeMs));
     return { dates };
@@ -629,20 +620,8 @@ async function pageSources(relPaths: readonly string[], options: BuildSiteOption
   if (options.sourceMap === undefined && rules.length === 0) return found;
   const root = rules.length === 0 ? '' : await realpath(resolve(options.sourceRoot ?? '.')).catch(() => resolve(options.sourceRoot ?? '.'));
   for (const relPath of relPaths) {
-    const mapped = options.sourceMap?.get(relPath);
-    if (mapped !== undefined) {
-      found.set(relPath, mapped);
-      continue;
-    }
-    for (const rule of rules) {
-      const source = ruleSource(rule, relPath);
-      if (source === undefined) continue;
-      const path = resolve(root, source);
-      if (isFile(path)) {
-        found.set(relPath, path);
-        break;
-      }
-    }
+    const source = options.sourceMap?.get(relPath) ?? rules.flatMap((rule) => ruleSource(rule, relPath) ?? []).map((path) => resolve(root, path)).find(isFile);
+    if (source !== undefined) found.set(relPath, source);
   }
   return found;
 }
@@ -670,11 +649,9 @@ async function sourceCommitTimes(sources: ReadonlyMap<string, string>, dirs: rea
  * A changed page's lastmod: its source's last commit when after the lastmod it had, else the build time
  * (the change came from a template, a partial, an uncommitted edit). Never later than the build.
  */
-function changedLastmod(sourceTime: number | undefined, previous: string | undefined, { now, nowText }: BuildContext): string {
-  if (sourceTime === undefined) return nowText;
+function changedLastmod(sourceTime: number | undefined, previous: string | undefined, { dated, nowText }: BuildContext): string {
   const before = previous === undefined ? Number.NEGATIVE_INFINITY : Date.parse(previous);
-  if (!(sourceTime > before) || sourceTime > now.getTime()) return nowText;
-  return formatSitemapDate(sourceTime);
+  return sourceTime !== undefined && sourceTime > before ? dated(sourceTime) : nowText;
 }
 
 /** Reads a source map: a JSON object `{ "page path in the folder": "source file", … }`, sources relative to the map file. */

@@ -39,8 +39,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: { settings, indexNow } } = line;
 
   const siteDir = resolve(io.cwd, args.positionals[0] as string);
-  const out = args.text('out');
-  const outDir = out !== undefined ? resolve(io.cwd, out) : siteDir;
+  const outDir = resolve(io.cwd, args.text('out') ?? siteDir);
   const quiet = args.flag('quiet');
   const json = args.choice('format') === 'json';
   const verbose = args.flag('verbose');
