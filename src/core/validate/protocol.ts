@@ -103,6 +103,8 @@ export interface ProtocolOptions {
   maxTracked?: number;
   /** The validator's lane (Lane.createWithTable): its table is the duplicate check's, for laneUrls. */
   lane?: Lane;
+  /** Where the loc of the entry being checked starts, when the reader knows it (loc/not-encoded points there). */
+  locAt?: () => EntryPosition | undefined;
 }
 
 /** `loc` normalised, or why it cannot be (a port past 65535, a host such as 256.1.1.1 or xn--zz). */
@@ -318,7 +320,7 @@ export class ProtocolChecker {
     const checkScope = scope !== undefined && !(encoded && surelyInScope(loc, scope));
     const { url: normalized, problem } = unencoded || checkScope ? normalizedOrProblem(loc) : {};
     if (unencoded) {
-      this.notEncoded('', loc, normalized, at);
+      this.notEncoded('', loc, normalized, this.options.locAt?.() ?? at);
     }
     if (checkScope) {
       // A URL that cannot be parsed is in no scope (it was skipped here, and reported by nothing).

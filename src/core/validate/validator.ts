@@ -140,6 +140,7 @@ export class SitemapValidation implements ReaderSink {
   /** With the duplicate check's table; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
   private readonly onUrl: ValidationOptions['onUrl'];
+  private reader: XmlSitemapReader | undefined;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     checkValidationOptions(options);
@@ -149,7 +150,7 @@ export class SitemapValidation implements ReaderSink {
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
     this.lane = (options.fastPath ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
-    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
+    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane, locAt: () => this.reader?.locAt }, collect);
   }
 
   /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
@@ -159,6 +160,7 @@ export class SitemapValidation implements ReaderSink {
 
   /** The reader's XML handler, feeding the structure checker too; offers entries to the lane once the root allows. */
   xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
+    this.reader = reader;
     const structure = this.structure;
     let plain: XmlLane | null = null;
     return {

@@ -97,8 +97,9 @@ describe('the schema verdict on values', () => {
 
 table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'video/no-content', 'video/same-as-loc', 'video/zero-duration', 'news/too-many'], {
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
-  'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
-  'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:1'] },
+  'an unencoded space (the French seed), at the loc': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:6'] },
+  'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:6'] },
+  'an unencoded loc of an index, on a line of its own': { doc: `<sitemapindex ${S}>\n<sitemap>\n  <loc>https://example.com/a b.xml</loc>\n</sitemap>\n</sitemapindex>`, expect: ['loc/not-encoded@3:3'] },
   'unencoded URLs of images, videos and alternates': {
     doc: urlset(u(`${LOC}<image:image><image:loc>https://example.com/a b.jpg</image:loc></image:image><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v|1.mp4</video:content_loc></video:video><xhtml:link rel="alternate" hreflang="es" href="https://example.com/españa"/>`), u('<loc>https://example.com/b</loc><image:image><image:loc>https://example.com/b%20c.jpg</image:loc></image:image>')),
     expect: ['loc/not-encoded@2:1', 'loc/not-encoded@2:1', 'loc/not-encoded@2:1'],
