@@ -193,6 +193,8 @@ describe('validation fast path: taken for valid entries, same report', () => {
       '<xhtml:link hreflang="en" rel="alternate" href="https://example.com/a"/>',
       '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/%zz"/>',
       '<xhtml:link rel="alternate" hreflang="" href="https://example.com/a"/>',
+      '<xhtml:link rel="alternate" hreflang=" en" href="https://example.com/a"/>',
+      '<xhtml:link rel="alternate" hreflang="en" href=" https://example.com/a"/>',
       '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"></xhtml:link>',
       '<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"/>',
     ]) {

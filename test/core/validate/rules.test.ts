@@ -76,6 +76,10 @@ table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'
   'clean values': { doc: urlset(u(`${LOC}<lastmod>2024-01-01</lastmod>`)), expect: [] },
   'whitespace around lastmod (the seed)': { doc: urlset(u(`${LOC}<lastmod>2005-01-01 </lastmod>`)), expect: ['value/whitespace@2:38'] },
   'a line break inside loc': { doc: urlset(u('<loc>\n  https://example.com/a\n</loc>')), expect: ['value/whitespace@2:6'] },
+  'whitespace around an attribute value the reader trims (hreflang=" en", an href), at the attribute': {
+    doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang=" en" href="https://example.com/a "/>`)),
+    expect: ['value/whitespace@2:66', 'value/whitespace@2:81'],
+  },
   'a year alone': { doc: urlset(u(`${LOC}<lastmod>2005</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
   'a year and month': { doc: urlset(u(`${LOC}<lastmod>2005-01</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
   'minutes without seconds': { doc: urlset(u(`${LOC}<lastmod>2005-01-01T10:00+01:00</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
