@@ -53,6 +53,7 @@ const READER_DESCRIPTIONS: Readonly<Record<string, readonly [title: string, sear
   'xml/truncated': ['the file ends in the middle', 'Parsing error'],
   'xml/malformed-tag': ['broken markup', 'Parsing error'],
   'xml/doctype': ['a DOCTYPE (ignored, never processed)'],
+  'xml/version': ['an XML version other than 1.0 declared'],
   'format/html': ['the sitemap is an HTML page', 'Sitemap is HTML'],
   'format/unknown-root': ['an unknown root element', 'Unsupported file format'],
   'namespace/wrong': ['the wrong namespace', 'Incorrect namespace'],

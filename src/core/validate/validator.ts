@@ -48,9 +48,9 @@ export interface ValidationOptions {
 /** Most diagnostics held back while an entry is read (see `settle`): a bound no real entry reaches. */
 const SETTLE_WINDOW = 4_096;
 
-/** What a schema validator cannot read: the tokenizer's codes but a DOCTYPE, bad bytes, a budget, bad gzip. */
+/** What a schema validator cannot read: the tokenizer's codes but a DOCTYPE or a version, bad bytes, a budget, bad gzip. */
 function NOT_WELL_FORMED(code: string): boolean {
-  return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
+  return (code.startsWith('xml/') && code !== 'xml/doctype' && code !== 'xml/version') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
 }
 
 /** A name (a path or a URL) that promises XML: `.xml` or `.xml.gz`, a query string aside. */

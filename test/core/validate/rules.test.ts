@@ -85,6 +85,16 @@ table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'
   'minutes without seconds': { doc: urlset(u(`${LOC}<lastmod>2005-01-01T10:00+01:00</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
 });
 
+describe('the XML version', () => {
+  it('warns of a declared version other than 1.0, which xmllint accepts with a warning: the verdict stands', () => {
+    for (const [version, expect] of [['1.0', []], ['1.1', ['xml/version@1:1']], ['1.', ['xml/version@1:1']]] as const) {
+      const r = validateXmlSitemapText(`<?xml version="${version}" encoding="UTF-8"?>\n${urlset(u(LOC))}`, { now: NOW });
+      assert.deepEqual(r.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), expect, version);
+      assert.equal(r.schemaValid, true, version);
+    }
+  });
+});
+
 describe('the schema verdict on values', () => {
   it('a lastmod ending in a no-break space is no W3C Datetime, not a lenient one nor one of the wrong precision', () => {
     assert.deepEqual(found(urlset(u(`${LOC}<lastmod>2024-01-01&#xA0;</lastmod>`)), ['lastmod/']), ['lastmod/invalid@2:38']);
