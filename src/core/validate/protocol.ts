@@ -88,9 +88,11 @@ const TOO_MANY_URLS: RuleInfo = { code: 'limits/too-many-urls', severity: 'error
 const FILE_TOO_LARGE: RuleInfo = { code: 'limits/file-too-large', severity: 'error', title: 'more than 50 MB (10 MB legacy) uncompressed', searchConsole: 'Sitemap file size error' };
 const TOO_MANY_SITEMAPS: RuleInfo = { code: 'limits/too-many-sitemaps', severity: 'error', title: 'more than 50,000 (1,000 legacy) sitemaps in one index', searchConsole: 'Too many Sitemaps' };
 const NEWS_TOO_MANY: RuleInfo = { code: 'news/too-many', severity: 'error', title: 'more than 1,000 news entries in one sitemap', searchConsole: 'Too many news URLs' };
+/** Found here for an index that lists itself; `validate --follow` finds the others. */
+const INDEX_NESTED: RuleInfo = { code: 'index/nested', severity: 'warning', title: 'an index that lists another index', searchConsole: 'Nested indexes' };
 
 export const PROTOCOL_RULES: readonly RuleInfo[] = [
-  ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY,
+  ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY, INDEX_NESTED,
 ];
 
 export interface ProtocolOptions {
@@ -175,6 +177,8 @@ export function comparableRecordHashes(lane: Lane, text: () => string, count: nu
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
+  /** The comparableUrl of the location, for an index that lists itself. */
+  private readonly self: string | undefined;
   /** The line of each loc's first sight, by its comparableUrl's fingerprint (RFC 3986 §6.2); no strings kept. */
   private readonly seen: FingerprintSet;
   private readonly lane: Lane | undefined;
@@ -199,6 +203,7 @@ export class ProtocolChecker {
     this.lane = options.lane?.seen !== undefined ? options.lane : undefined;
     this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
+    this.self = options.location === undefined ? undefined : comparableUrl(options.location);
     this.context = { limits: options.limits, now: options.now, pastBefore: surelyPastBefore(options.now), report: (rule, message, at, hint) => this.report(rule, message, at, hint) };
     this.pastBeforeDay = Number(this.context.pastBefore.replace(/-/g, ''));
   }
@@ -295,6 +300,7 @@ export class ProtocolChecker {
   sitemap(ref: SitemapRef, at: EntryPosition, encoded = false): void {
     this.sitemaps++;
     this.loc(ref.loc, at, 'sitemap', undefined, encoded);
+    if (this.self !== undefined && comparableUrl(ref.loc) === this.self) this.report(INDEX_NESTED, `the index lists its own URL ${JSON.stringify(ref.loc)}: an index inside an index, and a loop`, at, 'remove it: an index lists sitemaps, not itself');
     for (const rule of ENTRY_RULES) rule.check(ref, at, this.context);
   }
 

@@ -85,6 +85,15 @@ table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'
   'minutes without seconds': { doc: urlset(u(`${LOC}<lastmod>2005-01-01T10:00+01:00</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
 });
 
+describe('an index that lists itself', () => {
+  it('is index/nested at the entry where its own URL is known (a URL input, --base-url), written alike or in an equivalent form', () => {
+    const doc = `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/sitemap.xml</loc></sitemap>\n<sitemap><loc>HTTPS://Example.com:443/sitemap.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>`;
+    assert.deepEqual(found(doc, ['index/'], { location: 'https://example.com/sitemap.xml' }), ['index/nested@2:1', 'index/nested@3:1']);
+    assert.deepEqual(found(doc, ['index/'], { location: 'https://example.com/other.xml' }), []);
+    assert.deepEqual(found(doc, ['index/']), []);
+  });
+});
+
 describe('the XML version', () => {
   it('warns of a declared version other than 1.0, which xmllint accepts with a warning: the verdict stands', () => {
     for (const [version, expect] of [['1.0', []], ['1.1', ['xml/version@1:1']], ['1.', ['xml/version@1:1']]] as const) {
