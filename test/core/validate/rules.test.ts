@@ -141,7 +141,22 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['
   },
   'a port past 65535 (WHATWG URL refuses it; RFC 3986 and xsd:anyURI do not), in a urlset and an index': {
     doc: urlset(...['https://example.com:65535/a', 'https://example.com:65536/a', 'https://example.com:00080/a', 'https://u:99999@example.com/a:99999', 'https://[::1]:70000/a'].map((loc) => u(`<loc>${loc}</loc>`))),
-    expect: ['loc/invalid@3:6', 'loc/invalid@6:6'],
+    expect: ['loc/invalid@3:6', 'loc/credentials@5:1', 'loc/invalid@6:6'],
+  },
+  'a user name or password in a URL (RFC 3986 §3.2.1 userinfo), the location unknown': {
+    doc: urlset(...['https://user:pw@example.com/a', 'https://user@example.com/b', 'https://example.com/c@d', 'https://example.com/e?f=g@h', 'https://u:p@other.example/i'].map((loc) => u(`<loc>${loc}</loc>`))),
+    expect: ['loc/credentials@2:1', 'loc/credentials@3:1', 'loc/credentials@6:1'],
+  },
+  'credentials, with a location': {
+    doc: urlset(...['https://user:pw@example.com/a', 'https://example.com/c@d', 'https://u:p@other.example/i'].map((loc) => u(`<loc>${loc}</loc>`))),
+    options: { location: 'https://example.com/sitemap.xml' },
+    expect: ['loc/credentials@2:1', 'loc/credentials@4:1', 'loc/out-of-scope@4:1'],
+  },
+  'credentials, by the events alone': {
+    doc: urlset(u('<loc>https://user:pw@example.com/a</loc>')), options: { fastPath: false }, expect: ['loc/credentials@2:1'],
+  },
+  'credentials in an index': {
+    doc: `<sitemapindex ${S}>\n<sitemap><loc>https://user:pw@example.com/s.xml</loc></sitemap>\n</sitemapindex>`, expect: ['loc/credentials@2:1'],
   },
   'a port past 65535 in an index': {
     doc: `<sitemapindex ${S}>\n<sitemap><loc>https://example.com:2147483647/s.xml</loc></sitemap>\n</sitemapindex>`,
