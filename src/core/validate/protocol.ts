@@ -113,7 +113,7 @@ export interface ProtocolOptions {
   locAt?: () => EntryPosition | undefined;
 }
 
-/** `loc` normalised, or why it cannot be (a port past 65535, a host such as 256.1.1.1 or xn--zz). */
+/** `loc` normalised (without user information), or why it cannot be (a port past 65535, a host such as 256.1.1.1 or xn--zz). */
 function normalizedOrProblem(loc: string): { url?: string; problem?: string } {
   try {
     return { url: normalizeUrl(loc.replace(USERINFO, '$1'), 'loc', undefined, Number.MAX_SAFE_INTEGER) };
