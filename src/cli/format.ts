@@ -27,7 +27,8 @@ export function positionText(d: { readonly line?: number | undefined; readonly c
   return d.line === undefined ? '' : d.column === undefined ? String(d.line) : `${d.line}:${d.column}`;
 }
 
-const UNPRINTABLE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f]|${BIDI_CONTROLS.source}`, 'g');
+// Noncharacters (Unicode §23.7) and lone surrogates (Cs) too: an input may hold them, a terminal shows garbage.
+const UNPRINTABLE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f\\p{Noncharacter_Code_Point}\\p{Cs}]|${BIDI_CONTROLS.source}`, 'gu');
 
 /** Control characters written as escapes: they would break the columns, drive the terminal or reorder the line. */
 export function printable(text: string): string {
@@ -35,7 +36,8 @@ export function printable(text: string): string {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';
     if (c === '\t') return '\\t';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    const code = (c.codePointAt(0) as number).toString(16);
+    return c.length > 1 ? `\\u{${code}}` : `\\u${code.padStart(4, '0')}`;
   });
 }
 

@@ -176,6 +176,8 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
   let urls = 0;
   /** The document whose file is started and not ended. */
   let open: SourceDocument | undefined;
+  /** Where an index's validation found it listing itself (its URL known): the walk finds that entry too. */
+  const selfListed = new Set<string>();
   const fileNumber = (number: number): number => (number === 0 ? -1 : base);
   const read: DocumentReader = async (input, document, hooks) => {
     options.guard(input, document);
@@ -216,7 +218,11 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
         aggregator.sitemap(ref, at);
         hooks.onSitemap(ref, at);
       },
-      onDiagnostic: (d) => (held === undefined ? aggregator.diagnostic(d) : held.add(d)),
+      onDiagnostic: (d) => {
+        if (d.code === 'index/nested') selfListed.add(`${d.code} ${d.file}:${d.line}:${d.column}`);
+        if (held === undefined) aggregator.diagnostic(d);
+        else held.add(d);
+      },
       onProgress: (entries) => options.onProgress?.('reading', urls + entries, document.name),
     };
     // As validate takes it: --base-url, else where it answered, else where its index says it is served.
@@ -234,7 +240,7 @@ async function reportSource(source: SitemapSource, how: 'given' | 'listed' | 'pr
   try {
     await readSource(source, {
       ...options,
-      onDiagnostic: (d) => aggregator.diagnostic(d),
+      onDiagnostic: (d) => selfListed.has(`${d.code} ${d.file}:${d.line}:${d.column}`) || aggregator.diagnostic(d),
       onUnreadable: (document, error) => {
         // Not read at all, or cut short in its middle (its file is open then): one file either way.
         if (document !== open) aggregator.startFile({ name: document.name, parent: fileNumber(document.number), ...lastmodOf(document.listedAs?.lastmod) });

@@ -136,6 +136,9 @@ describe('sitemapkit report', () => {
     const problems = (JSON.parse(validated.stdout) as { files: { diagnostics: { code: string }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => d.code));
     assert.deepEqual(model.problems.map((p) => [p.code, p.count]), [...new Set(problems)].sort().map((code) => [code, problems.filter((c) => c === code).length]), 'the problems validate --follow finds: the repeat, the nested index');
     assert.deepEqual([model.summary.errors, model.summary.warnings], [0, problems.length]);
+    // Its own URL known (--base-url): the index's validation finds it listing itself too; counted once.
+    assert.equal((await runCli(['report', '.', '--out', 'r.html', '--base-url', `${SITE}/sitemap.xml`], { cwd: dir })).code, 0);
+    assert.deepEqual(readReport(join(dir, 'r.html')).model.problems.map((p) => [p.code, p.count]), model.problems.map((p) => [p.code, p.count]));
     // Across sources too: a file given twice, or given beside the index that lists it (report out/*).
     for (const sources of [['a.xml', 'sitemap.xml'], ['a.xml', './a.xml']]) {
       assert.equal((await runCli(['report', ...sources, '--out', 'r.html'], { cwd: dir })).code, 0, sources.join(' '));

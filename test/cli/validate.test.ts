@@ -45,7 +45,7 @@ describe('sitemapkit validate', () => {
     assert.ok(by('seed-es-example.xml').includes('value/whitespace@5:2'), 'the lastmod "2005-01-01 " gets the whitespace warning');
     assert.deepStrictEqual(by('seed-es-sobjetoap.xml'), ['namespace/wrong@2:1']);
     assert.deepStrictEqual(by('seed-es-siteindex.xml'), ['namespace/wrong@2:1']);
-    assert.deepStrictEqual(by('seed-fr.xml'), ['loc/not-encoded@9:4']);
+    assert.deepStrictEqual(by('seed-fr.xml'), ['loc/not-encoded@10:7']);
     const fr = out.files.find((f) => f.file === 'seed-fr.xml')?.diagnostics[0];
     assert.equal(fr?.hint, 'write http://www.journaldunet.com/developpeur/%20fil/tous_itws.shtml');
   });
@@ -151,6 +151,10 @@ describe('sitemapkit validate', () => {
     const { out } = await json(['index.xml', '--follow', '--rule', 'loc/duplicate=off'], dir);
     assert.deepStrictEqual(out.files.map((f) => f.file.replace(/^.*[\\/]/, '')), ['index.xml', 'a.xml']);
     assert.deepStrictEqual(out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/nested@2']);
+    // Its own URL known: the index's validation finds it too, and it is said once.
+    const based = await json(['index.xml', '--follow', '--rule', 'loc/duplicate=off', '--base-url', 'https://example.com/index.xml'], dir);
+    assert.deepStrictEqual(based.out.files[0]?.diagnostics.map((d) => `${d.code}@${d.line}`), ['index/nested@2']);
+    assert.equal(based.out.summary.warnings, 1);
   });
 
   it('--follow validates each file once across the inputs: an index given beside its children (validate --follow dir/*), or a file given twice', async () => {

@@ -198,7 +198,8 @@ function addFollowed(result: FileReport, found: readonly Diagnostic[], rules: Re
   stream?.startFile(result.file);
   for (const one of found) {
     const setting = rules[one.code];
-    if (setting === 'off') continue;
+    // An index that lists itself is found by its own validation too, where its URL is known.
+    if (setting === 'off' || result.diagnostics.some((d) => d.code === one.code && d.line === one.line && d.column === one.column)) continue;
     const d = setting === undefined ? one : { ...one, severity: setting };
     (result.diagnostics as Diagnostic[]).push(d);
     if (d.severity === 'error') counts.errors++;

@@ -21,7 +21,7 @@ import { XmlTokenizer, type XmlAttribute, type XmlLane, type XmlTokenHandler } f
 import { NamespaceScope } from '../xml/namespaces.js';
 import { SITEMAP_NS, formatOfRoot, sitemapNamespaceProblem } from './sniff.js';
 import { hasScheme, isAbsoluteHttpUrl, resolveBase } from './feeds.js';
-import type { ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
+import type { EntryPosition, ReaderBudgets, ReaderSink, SitemapFormat } from './types.js';
 import { writeLaneUrlLines } from './lane-json.js';
 import { LANE_FIELDS, Lane, asciiTextOf, R_COLUMN, R_HASH_1, R_HASH_2, R_LINE, laneSitemapRef, laneUrlEntry, type LaneReading } from './lane.js';
 import { C_CHANNEL, C_ENTRY, C_EXTENSION, C_FEED, C_FIELD, C_INDEX, C_ITEM, C_RSS, C_SITEMAP, C_SKIP, C_TOP, C_URL, C_URLSET, CONTEXT_NAMES, E_A_CREATED, E_A_LINK, E_A_UPDATED, E_CHANGEFREQ, E_CHANNEL, E_ENTRY, E_EXTENSION, E_IMAGE, E_IMAGE_LOC, E_ITEM, E_LASTMOD, E_LOC, E_OTHER, E_PRIORITY, E_R_DC_DATE, E_R_GUID, E_R_LINK, E_SITEMAP, E_UNKNOWN, E_URL, E_XHTML_LINK, EXTENSION_FIELDS, ElementNames, FIELD_NAMES } from './xml-elements.js';
@@ -346,6 +346,11 @@ export class XmlSitemapReader implements XmlTokenHandler {
       } else this.sink.url(laneUrlEntry(buf, records, r, extras), position);
     }
     return end;
+  }
+
+  /** Where the loc of the entry being delivered starts, for the rules of its value (not kept for the lane's). */
+  get locAt(): EntryPosition | undefined {
+    return this.loc === undefined ? undefined : { line: this.locLine, column: this.locCol };
   }
 
   /** How many lane entries may be delivered now (validate's lane, lane-entries.ts). */

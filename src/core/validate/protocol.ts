@@ -81,6 +81,10 @@ function reportVideos(rule: EntryRule, { loc, videos }: UrlEntry, at: EntryPosit
 export const ENTRY_RULES: EntryRule[] = [LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC, VIDEO_ZERO_DURATION];
 
 const LOC_NOT_ENCODED: RuleInfo = { code: 'loc/not-encoded', severity: 'error', title: 'a URL with spaces or characters that must be percent-encoded', searchConsole: 'Invalid URL' };
+// As the writer refuses them (url.ts normalizeUrl); the scope, where it is checked, is of the URL without them.
+// RFC 3986 §3.2.1: the user information ends at the authority's last "@"; §7.5 discourages passwords in URIs.
+const USERINFO = /^(https?:\/\/)[^/?#]*@/i;
+const LOC_CREDENTIALS: RuleInfo = { code: 'loc/credentials', severity: 'error', title: 'a URL with a user name or password' };
 const LOC_OUT_OF_SCOPE: RuleInfo = { code: 'loc/out-of-scope', severity: 'error', title: "a URL outside the sitemap's location (scheme, host, port, directory)", searchConsole: 'URL not allowed' };
 const LOC_DUPLICATE: RuleInfo = { code: 'loc/duplicate', severity: 'warning', title: 'a URL listed twice' };
 const DUPLICATES_NOT_CHECKED: RuleInfo = { code: 'duplicates/not-checked', severity: 'info', title: 'duplicates are checked among the first maxTrackedUrls distinct URLs' };
@@ -88,9 +92,11 @@ const TOO_MANY_URLS: RuleInfo = { code: 'limits/too-many-urls', severity: 'error
 const FILE_TOO_LARGE: RuleInfo = { code: 'limits/file-too-large', severity: 'error', title: 'more than 50 MB (10 MB legacy) uncompressed', searchConsole: 'Sitemap file size error' };
 const TOO_MANY_SITEMAPS: RuleInfo = { code: 'limits/too-many-sitemaps', severity: 'error', title: 'more than 50,000 (1,000 legacy) sitemaps in one index', searchConsole: 'Too many Sitemaps' };
 const NEWS_TOO_MANY: RuleInfo = { code: 'news/too-many', severity: 'error', title: 'more than 1,000 news entries in one sitemap', searchConsole: 'Too many news URLs' };
+/** Found here for an index that lists itself; `validate --follow` finds the others. */
+const INDEX_NESTED: RuleInfo = { code: 'index/nested', severity: 'warning', title: 'an index that lists another index', searchConsole: 'Nested indexes' };
 
 export const PROTOCOL_RULES: readonly RuleInfo[] = [
-  ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY,
+  ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_CREDENTIALS, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY, INDEX_NESTED,
 ];
 
 export interface ProtocolOptions {
@@ -103,12 +109,14 @@ export interface ProtocolOptions {
   maxTracked?: number;
   /** The validator's lane (Lane.createWithTable): its table is the duplicate check's, for laneUrls. */
   lane?: Lane;
+  /** Where the loc of the entry being checked starts, when the reader knows it (loc/not-encoded points there). */
+  locAt?: () => EntryPosition | undefined;
 }
 
-/** `loc` normalised, or why it cannot be (a port past 65535, a host such as 256.1.1.1 or xn--zz). */
+/** `loc` normalised (without user information), or why it cannot be (a port past 65535, a host such as 256.1.1.1 or xn--zz). */
 function normalizedOrProblem(loc: string): { url?: string; problem?: string } {
   try {
-    return { url: normalizeUrl(loc, 'loc', undefined, Number.MAX_SAFE_INTEGER) };
+    return { url: normalizeUrl(loc.replace(USERINFO, '$1'), 'loc', undefined, Number.MAX_SAFE_INTEGER) };
   } catch (error) {
     return { problem: (error as Error).message };
   }
@@ -154,14 +162,18 @@ export function notCheckedDiagnostic(maxTracked: number, at: EntryPosition): Dia
 /** The rules laneUrls checks from the lane's records; any other gets every record made an entry. */
 const BATCHED: ReadonlySet<EntryRule> = new Set([LOC_TOO_LONG, LASTMOD_FUTURE, IMAGE_TOO_MANY, VIDEO_NO_CONTENT, VIDEO_SAME_AS_LOC, VIDEO_ZERO_DURATION]);
 
-/** For Lane.addSeen and the hreflang checks: each F_LOC_UNUSUAL record gets its loc's comparableUrl fingerprint. */
-export function comparableRecordHashes(lane: Lane, text: () => string, count: number): void {
+/**
+ * For Lane.addSeen and the hreflang checks: each F_LOC_UNUSUAL record gets its loc's comparableUrl
+ * fingerprint. `each` sees each of those locs: the lane marks a loc with user information so too.
+ */
+export function comparableRecordHashes(lane: Lane, text: () => string, count: number, each?: (loc: string, at: EntryPosition) => void): void {
   if (lane.pick(count, R_FLAGS, F_LOC_UNUSUAL) === 0) return;
   const unusual = lane.attention;
   const records = lane.records;
   for (let a = 0; a < unusual.length; a += 2) {
     const r = (unusual[a] as number) * LANE_FIELDS;
     const loc = laneLoc(text(), records, r);
+    each?.(loc, recordPosition(records, r));
     const url = comparableUrl(loc);
     if (url === loc) continue;
     fingerprint(url);
@@ -173,6 +185,8 @@ export function comparableRecordHashes(lane: Lane, text: () => string, count: nu
 export class ProtocolChecker {
   private readonly options: ProtocolOptions;
   private readonly scope: UrlScope | undefined;
+  /** The comparableUrl of the location, for an index that lists itself. */
+  private readonly self: string | undefined;
   /** The line of each loc's first sight, by its comparableUrl's fingerprint (RFC 3986 §6.2); no strings kept. */
   private readonly seen: FingerprintSet;
   private readonly lane: Lane | undefined;
@@ -197,6 +211,7 @@ export class ProtocolChecker {
     this.lane = options.lane?.seen !== undefined ? options.lane : undefined;
     this.seen = this.lane?.seen ?? new FingerprintTable(SEEN_CAPACITY);
     this.scope = options.location === undefined ? undefined : scopeOf(new URL('.', options.location).href);
+    this.self = options.location === undefined ? undefined : comparableUrl(options.location);
     this.context = { limits: options.limits, now: options.now, pastBefore: surelyPastBefore(options.now), report: (rule, message, at, hint) => this.report(rule, message, at, hint) };
     this.pastBeforeDay = Number(this.context.pastBefore.replace(/-/g, ''));
   }
@@ -204,6 +219,7 @@ export class ProtocolChecker {
   /** One url. `encoded`: the loc is known to hold only characters a URL may (the lane read it). */
   url(entry: UrlEntry, at: EntryPosition, locHash?: Int32Array, encoded = false): void {
     this.urls++;
+    this.credentials(entry.loc, at);
     this.loc(entry.loc, at, 'loc', locHash, encoded);
     // The lane reads no URL that is not encoded, its extensions' too.
     if (!encoded) this.extensionUrls(entry, at);
@@ -226,7 +242,7 @@ export class ProtocolChecker {
     if (lane === undefined) throw new SitemapError('ERR_SITEMAP_API', 'laneUrls needs the lane of the options, made with a fingerprint table');
     let made = typeof runText === 'string' ? runText : undefined;
     const text = (): string => (made ??= (runText as () => string)());
-    comparableRecordHashes(lane, text, count);
+    comparableRecordHashes(lane, text, count, (loc, at) => this.credentials(loc, at));
     let k = 0;
     if (this.scope === undefined && !this.trackingStopped) {
       k = lane.addSeen(count, Math.min(this.maxTracked, 0x7fffffff));
@@ -292,7 +308,9 @@ export class ProtocolChecker {
 
   sitemap(ref: SitemapRef, at: EntryPosition, encoded = false): void {
     this.sitemaps++;
+    this.credentials(ref.loc, at);
     this.loc(ref.loc, at, 'sitemap', undefined, encoded);
+    if (this.self !== undefined && comparableUrl(ref.loc) === this.self) this.report(INDEX_NESTED, `the index lists its own URL ${JSON.stringify(ref.loc)}: an index inside an index, and a loop`, at, 'remove it: an index lists sitemaps, not itself');
     for (const rule of ENTRY_RULES) rule.check(ref, at, this.context);
   }
 
@@ -318,7 +336,7 @@ export class ProtocolChecker {
     const checkScope = scope !== undefined && !(encoded && surelyInScope(loc, scope));
     const { url: normalized, problem } = unencoded || checkScope ? normalizedOrProblem(loc) : {};
     if (unencoded) {
-      this.notEncoded('', loc, normalized, at);
+      this.notEncoded('', loc, normalized, this.options.locAt?.() ?? at);
     }
     if (checkScope) {
       // A URL that cannot be parsed is in no scope (it was skipped here, and reported by nothing).
@@ -337,6 +355,11 @@ export class ProtocolChecker {
       this.trackingStopped = true;
       this.out(notCheckedDiagnostic(this.maxTracked, at));
     } else if (first !== SEEN_NEW) this.out(duplicateDiagnostic(loc, first, at));
+  }
+
+  /** loc/credentials, before the other checks of the loc on every path (laneUrls: comparableRecordHashes). */
+  private credentials(loc: string, at: EntryPosition): void {
+    if (loc.includes('@') && USERINFO.test(loc)) this.report(LOC_CREDENTIALS, 'the URL holds a user name or password (user:password@); URLs with credentials do not belong in a sitemap', at, 'remove them: a crawler fetches the URL as anyone would');
   }
 
   /** loc/not-encoded for an entry's other URLs: sitemaps.org asks every URL to be escaped. */

@@ -35,7 +35,6 @@ const INPUT_RULES: readonly RuleInfo[] = [
   { code: 'budget/gzip-depth', severity: 'error', title: 'gzip inside gzip, deeper than allowed' },
   { code: 'gzip/corrupt', severity: 'error', title: 'a corrupt or truncated gzip file', searchConsole: 'Compression error' },
   { code: 'gzip/trailing-garbage', severity: 'warning', title: 'bytes after the gzip data that are not another gzip member (ignored)' },
-  { code: 'index/nested', severity: 'warning', title: 'an index that lists another index', searchConsole: 'Nested indexes' },
   { code: 'index/child-missing', severity: 'error', title: 'with --follow, a child sitemap the index lists that is not on disk', searchConsole: "Couldn't fetch" },
   // Exit 2.
   { code: 'input/unreadable', severity: 'error', title: 'an input that could not be read or fetched at all', searchConsole: "Couldn't fetch" },
@@ -53,6 +52,7 @@ const READER_DESCRIPTIONS: Readonly<Record<string, readonly [title: string, sear
   'xml/truncated': ['the file ends in the middle', 'Parsing error'],
   'xml/malformed-tag': ['broken markup', 'Parsing error'],
   'xml/doctype': ['a DOCTYPE (ignored, never processed)'],
+  'xml/version': ['an XML version other than 1.0 declared'],
   'format/html': ['the sitemap is an HTML page', 'Sitemap is HTML'],
   'format/unknown-root': ['an unknown root element', 'Unsupported file format'],
   'namespace/wrong': ['the wrong namespace', 'Incorrect namespace'],

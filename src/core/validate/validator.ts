@@ -48,9 +48,9 @@ export interface ValidationOptions {
 /** Most diagnostics held back while an entry is read (see `settle`): a bound no real entry reaches. */
 const SETTLE_WINDOW = 4_096;
 
-/** What a schema validator cannot read: the tokenizer's codes but a DOCTYPE, bad bytes, a budget, bad gzip. */
+/** What a schema validator cannot read: the tokenizer's codes but a DOCTYPE or a version, bad bytes, a budget, bad gzip. */
 function NOT_WELL_FORMED(code: string): boolean {
-  return (code.startsWith('xml/') && code !== 'xml/doctype') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
+  return (code.startsWith('xml/') && code !== 'xml/doctype' && code !== 'xml/version') || code.startsWith('budget/') || code === 'encoding/invalid-bytes' || code === 'encoding/unsupported' || code === 'encoding/refused' || code === 'gzip/corrupt';
 }
 
 /** A name (a path or a URL) that promises XML: `.xml` or `.xml.gz`, a query string aside. */
@@ -140,6 +140,7 @@ export class SitemapValidation implements ReaderSink {
   /** With the duplicate check's table; undefined without WebAssembly or with `fastPath: false`. */
   private readonly lane: Lane | undefined;
   private readonly onUrl: ValidationOptions['onUrl'];
+  private reader: XmlSitemapReader | undefined;
 
   constructor(private readonly file: string, options: ValidationOptions = {}) {
     checkValidationOptions(options);
@@ -149,7 +150,7 @@ export class SitemapValidation implements ReaderSink {
     this.structure = new StructureChecker(collect);
     this.rules = options.rules ?? {};
     this.lane = (options.fastPath ?? true) ? Lane.createWithTable(SEEN_CAPACITY) : undefined;
-    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane }, collect);
+    this.protocol = new ProtocolChecker({ limits: LIMITS_PROFILES[options.limits ?? 'current'], location: options.baseUrl ?? options.location, now: options.now ?? Date.now(), maxTracked: options.maxTrackedUrls, lane: this.lane, locAt: () => this.reader?.locAt }, collect);
   }
 
   /** Whether the document passes the schemas (what `xmllint --schema` would say), once finished. */
@@ -159,6 +160,7 @@ export class SitemapValidation implements ReaderSink {
 
   /** The reader's XML handler, feeding the structure checker too; offers entries to the lane once the root allows. */
   xmlHandler(reader: XmlSitemapReader): XmlTokenHandler {
+    this.reader = reader;
     const structure = this.structure;
     let plain: XmlLane | null = null;
     return {

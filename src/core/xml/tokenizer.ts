@@ -78,6 +78,7 @@ export const XML_TOKENIZER_CODES: Readonly<Record<string, Severity>> = Object.fr
   'xml/doctype': 'warning',
   'xml/declaration-not-at-start': 'warning',
   'xml/bad-declaration': 'warning',
+  'xml/version': 'warning',
   'xml/misplaced-declaration': 'error',
   'xml/undefined-entity': 'error',
   'xml/invalid-char-ref': 'error',
@@ -1397,6 +1398,8 @@ export class XmlTokenizer {
     }
     if (problem === '' && declaration.version === undefined) problem = 'no version';
     if (problem !== '') this.reportTok('xml/bad-declaration', `malformed XML declaration: ${problem}`, 'write <?xml version="1.0" encoding="UTF-8"?>');
+    // XML 1.0 §2.8: a 1.0 processor reads a 1.x document as 1.0; libxml2 warns ("Unsupported version").
+    else if (declaration.version !== '1.0') this.reportTok('xml/version', `XML version ${show(declaration.version as string, 60)} declared; sitemaps are XML 1.0, and some parsers refuse another version`, 'write <?xml version="1.0" encoding="UTF-8"?>');
     return declaration;
   }
 

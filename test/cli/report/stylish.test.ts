@@ -88,6 +88,11 @@ describe('formatStylish', () => {
     assert.ok(plain.includes('raw \\u001b[31mred\\u001b[0m text, bell \\u0007'));
   });
 
+  it('writes noncharacters (U+FFFE, U+FDD0, U+1FFFF) and lone surrogates as escapes: an input may hold them, a terminal shows garbage', () => {
+    const report: FileReport = { file: 'f.xml', format: 'urlset', entries: 0, diagnostics: [{ code: 'x/y', severity: 'error', message: 'changefreq "d\ufffe\ufdd0\u{1ffff}\ud800x"', line: 1, column: 1 }] };
+    assert.match(formatStylish([report], { color: false }), /changefreq "d\\ufffe\\ufdd0\\u\{1ffff\}\\ud800x"/);
+  });
+
   it('colours severities, the file, the code and the hint only when asked', () => {
     const colored = formatStylish(REPORTS, { color: true });
     assert.equal(stripAnsi(colored), plain);

@@ -193,6 +193,8 @@ describe('validation fast path: taken for valid entries, same report', () => {
       '<xhtml:link hreflang="en" rel="alternate" href="https://example.com/a"/>',
       '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/%zz"/>',
       '<xhtml:link rel="alternate" hreflang="" href="https://example.com/a"/>',
+      '<xhtml:link rel="alternate" hreflang=" en" href="https://example.com/a"/>',
+      '<xhtml:link rel="alternate" hreflang="en" href=" https://example.com/a"/>',
       '<xhtml:link rel="alternate" hreflang="en" href="https://example.com/a"></xhtml:link>',
       '<video:video xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"/>',
     ]) {
@@ -226,6 +228,16 @@ describe('validation fast path: taken for valid entries, same report', () => {
     const out = assertSame(text, [], { location: 'https://example.com/sitemap.xml' });
     assert.equal(out.taken, 4);
     assert.deepEqual(out.report.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['loc/duplicate@4:1', 'loc/out-of-scope@5:1', 'lastmod/future@6:1']);
+  });
+
+  it('takes urls with a user name, which loc/credentials finds among its records as among the events, the location known or not', () => {
+    const text = urlset(url('https://u:p@example.com/a'), url('https://example.com/b'), url('https://u@other.example/c'), url('https://example.com/d@e'));
+    for (const options of [{}, { location: 'https://example.com/sitemap.xml' }]) {
+      const out = assertSame(text, [], options);
+      // All but user:password@, which it declines (its ":" would start a port).
+      assert.equal(out.taken, 3);
+      assert.deepEqual(out.report.diagnostics.filter((d) => d.code === 'loc/credentials').map((d) => d.line), [3, 5]);
+    }
   });
 
   it('declines what a check would report, and the report is the same', () => {

@@ -76,9 +76,32 @@ table('values (value/whitespace, lastmod/not-xsd)', ['value/', 'lastmod/not-xsd'
   'clean values': { doc: urlset(u(`${LOC}<lastmod>2024-01-01</lastmod>`)), expect: [] },
   'whitespace around lastmod (the seed)': { doc: urlset(u(`${LOC}<lastmod>2005-01-01 </lastmod>`)), expect: ['value/whitespace@2:38'] },
   'a line break inside loc': { doc: urlset(u('<loc>\n  https://example.com/a\n</loc>')), expect: ['value/whitespace@2:6'] },
+  'whitespace around an attribute value the reader trims (hreflang=" en", an href), at the attribute': {
+    doc: urlset(u(`${LOC}<xhtml:link rel="alternate" hreflang=" en" href="https://example.com/a "/>`)),
+    expect: ['value/whitespace@2:66', 'value/whitespace@2:81'],
+  },
   'a year alone': { doc: urlset(u(`${LOC}<lastmod>2005</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
   'a year and month': { doc: urlset(u(`${LOC}<lastmod>2005-01</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
   'minutes without seconds': { doc: urlset(u(`${LOC}<lastmod>2005-01-01T10:00+01:00</lastmod>`)), expect: ['lastmod/not-xsd@2:38'] },
+});
+
+describe('an index that lists itself', () => {
+  it('is index/nested at the entry where its own URL is known (a URL input, --base-url), written alike or in an equivalent form', () => {
+    const doc = `<sitemapindex ${S}>\n<sitemap><loc>https://example.com/sitemap.xml</loc></sitemap>\n<sitemap><loc>HTTPS://Example.com:443/sitemap.xml</loc></sitemap>\n<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>`;
+    assert.deepEqual(found(doc, ['index/'], { location: 'https://example.com/sitemap.xml' }), ['index/nested@2:1', 'index/nested@3:1']);
+    assert.deepEqual(found(doc, ['index/'], { location: 'https://example.com/other.xml' }), []);
+    assert.deepEqual(found(doc, ['index/']), []);
+  });
+});
+
+describe('the XML version', () => {
+  it('warns of a declared version other than 1.0, which xmllint accepts with a warning: the verdict stands', () => {
+    for (const [version, expect] of [['1.0', []], ['1.1', ['xml/version@1:1']], ['1.', ['xml/version@1:1']]] as const) {
+      const r = validateXmlSitemapText(`<?xml version="${version}" encoding="UTF-8"?>\n${urlset(u(LOC))}`, { now: NOW });
+      assert.deepEqual(r.diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), expect, version);
+      assert.equal(r.schemaValid, true, version);
+    }
+  });
 });
 
 describe('the schema verdict on values', () => {
@@ -97,8 +120,9 @@ describe('the schema verdict on values', () => {
 
 table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['loc/', 'lastmod/future', 'limits/', 'image/too-many', 'video/no-content', 'video/same-as-loc', 'video/zero-duration', 'news/too-many'], {
   'a clean URL': { doc: urlset(u(LOC)), expect: [] },
-  'an unencoded space (the French seed)': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:1'] },
-  'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:1'] },
+  'an unencoded space (the French seed), at the loc': { doc: urlset(u('<loc>http://www.journaldunet.com/developpeur/ fil/tous_itws.shtml</loc>')), expect: ['loc/not-encoded@2:6'] },
+  'non-ASCII': { doc: urlset(u('<loc>http://www.ejemplo.com/españa.html</loc>')), expect: ['loc/not-encoded@2:6'] },
+  'an unencoded loc of an index, on a line of its own': { doc: `<sitemapindex ${S}>\n<sitemap>\n  <loc>https://example.com/a b.xml</loc>\n</sitemap>\n</sitemapindex>`, expect: ['loc/not-encoded@3:3'] },
   'unencoded URLs of images, videos and alternates': {
     doc: urlset(u(`${LOC}<image:image><image:loc>https://example.com/a b.jpg</image:loc></image:image><video:video><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc><video:title>t</video:title><video:description>d</video:description><video:content_loc>https://e.com/v|1.mp4</video:content_loc></video:video><xhtml:link rel="alternate" hreflang="es" href="https://example.com/españa"/>`), u('<loc>https://example.com/b</loc><image:image><image:loc>https://example.com/b%20c.jpg</image:loc></image:image>')),
     expect: ['loc/not-encoded@2:1', 'loc/not-encoded@2:1', 'loc/not-encoded@2:1'],
@@ -117,7 +141,22 @@ table('protocol (loc/*, lastmod/future, limits/*, image/*, video/*, news/*)', ['
   },
   'a port past 65535 (WHATWG URL refuses it; RFC 3986 and xsd:anyURI do not), in a urlset and an index': {
     doc: urlset(...['https://example.com:65535/a', 'https://example.com:65536/a', 'https://example.com:00080/a', 'https://u:99999@example.com/a:99999', 'https://[::1]:70000/a'].map((loc) => u(`<loc>${loc}</loc>`))),
-    expect: ['loc/invalid@3:6', 'loc/invalid@6:6'],
+    expect: ['loc/invalid@3:6', 'loc/credentials@5:1', 'loc/invalid@6:6'],
+  },
+  'a user name or password in a URL (RFC 3986 §3.2.1 userinfo), the location unknown': {
+    doc: urlset(...['https://user:pw@example.com/a', 'https://user@example.com/b', 'https://example.com/c@d', 'https://example.com/e?f=g@h', 'https://u:p@other.example/i'].map((loc) => u(`<loc>${loc}</loc>`))),
+    expect: ['loc/credentials@2:1', 'loc/credentials@3:1', 'loc/credentials@6:1'],
+  },
+  'credentials, with a location': {
+    doc: urlset(...['https://user:pw@example.com/a', 'https://example.com/c@d', 'https://u:p@other.example/i'].map((loc) => u(`<loc>${loc}</loc>`))),
+    options: { location: 'https://example.com/sitemap.xml' },
+    expect: ['loc/credentials@2:1', 'loc/credentials@4:1', 'loc/out-of-scope@4:1'],
+  },
+  'credentials, by the events alone': {
+    doc: urlset(u('<loc>https://user:pw@example.com/a</loc>')), options: { fastPath: false }, expect: ['loc/credentials@2:1'],
+  },
+  'credentials in an index': {
+    doc: `<sitemapindex ${S}>\n<sitemap><loc>https://user:pw@example.com/s.xml</loc></sitemap>\n</sitemapindex>`, expect: ['loc/credentials@2:1'],
   },
   'a port past 65535 in an index': {
     doc: `<sitemapindex ${S}>\n<sitemap><loc>https://example.com:2147483647/s.xml</loc></sitemap>\n</sitemapindex>`,
