@@ -523,7 +523,7 @@ published again with the new children and their lastmods, at one instant.`,
     QUIET_NO_SUMMARY,
   ],
   notes: 'Time and memory follow the changes and the children they touch, not the size of the set.',
-  exit: '0 applied, 1 applied but some lines were rejected, 2 usage or fatal error (the previous set stays).',
+  exit: '0 applied, 1 applied but some lines were rejected or warned about, 2 usage or fatal error (the previous set stays).',
   examples: ['sitemapkit apply changes.jsonl --out public/'],
 });
 
@@ -564,7 +564,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
   ],
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
 (entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
-  exit: `0 published (status: no run failed), 1 published, some lines rejected, 2 usage or fatal error,
+  exit: `0 published (status: no run failed), 1 published, some lines rejected or warned about, 2 usage or fatal error,
 or the run failed (nothing of it is published), 130 or 143 stopped by SIGINT or SIGTERM.`,
   examples: [
     'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',

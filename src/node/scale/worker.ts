@@ -232,10 +232,11 @@ async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: ()
 }
 
 function sumOutcomes(outcomes: readonly JobOutcome[]): JobOutcome {
-  const total: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+  const total: JobOutcome & { warnings: number } = { entries: 0, rejected: 0, warnings: 0, problems: [] };
   for (const o of outcomes) {
     total.entries += o.entries;
     total.rejected += o.rejected;
+    total.warnings += o.warnings ?? 0;
     total.problems.push(...o.problems.slice(0, MAX_PROBLEMS_KEPT - total.problems.length));
   }
   return total;
