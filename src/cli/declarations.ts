@@ -502,7 +502,7 @@ The index file(s) go in last, at one instant; then the files of the previous set
   ],
   notes: `Past 50,000 children the index is split: NAME-indexes/NAME-index-1.xml, -2, … reached through the
 link NAME-indexes, replaced at one instant; submit each (the protocol has no index of indexes).`,
-  exit: '0 published, 2 usage error, a shard missing, a child missing or not as its manifest says.',
+  exit: '0 published, 2 usage error, a shard missing, a child missing or not as its manifest says, a set in DIR whose names clash, or DIR cannot be written (the previous set stays).',
   examples: ['sitemapkit index out/sitemap-shard-*-of-8.json --out out'],
 });
 
@@ -549,7 +549,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
     { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
     { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
-    INPUT_FORMAT,
+    { ...INPUT_FORMAT, help: 'text, csv, tsv or jsonl (default: the extension of the file or URL path)' },
     COLUMNS,
     { name: 'attempts', kind: 'count', value: 'N', min: 1, max: 100, help: 'tries per job before it fails for good, and its run with it (default 3)' },
     { name: 'run', kind: 'text', value: 'ID', help: 'the run to add (default: a new id) or to show (status)' },

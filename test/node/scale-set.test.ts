@@ -238,6 +238,14 @@ test('a sharded set with a section extending the name of another set beside it (
   await writeShardedSet([{ loc: `${BASE}a/1` }, { loc: `${BASE}b/2` }], { outDir: out, baseUrl: BASE, shards: 1, compressionThreads: 1 });
 });
 
+test("the help says what the commands do: queue's --input-format tells no stdin (queue refuses -); index's exit 2 names a set whose names clash and a folder it cannot write", async () => {
+  const queue = await runCli(['queue', '--help'], { cwd: tempDir() });
+  assert.match(queue.stdout, /--input-format FMT .*\n/);
+  assert.doesNotMatch(/--input-format FMT .*\n/.exec(queue.stdout)?.[0] ?? '', /stdin/);
+  const index = (await runCli(['index', '--help'], { cwd: tempDir() })).stdout.replace(/\s+/g, ' ');
+  assert.match(index, /Exit status: 0 published, 2 [^.]*name[^.]*cannot be written/);
+});
+
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
   const dir = tempDir();
   await generate(dir, catalogue({ a: 30, b: 30 }), 'out');
