@@ -502,7 +502,7 @@ The index file(s) go in last, at one instant; then the files of the previous set
   ],
   notes: `Past 50,000 children the index is split: NAME-indexes/NAME-index-1.xml, -2, … reached through the
 link NAME-indexes, replaced at one instant; submit each (the protocol has no index of indexes).`,
-  exit: '0 published, 2 usage error, a shard missing, a child missing or not as its manifest says.',
+  exit: '0 published, 2 usage error, a shard missing, a child missing or not as its manifest says, a set in DIR whose names clash, or DIR cannot be written (the previous set stays).',
   examples: ['sitemapkit index out/sitemap-shard-*-of-8.json --out out'],
 });
 
@@ -523,7 +523,7 @@ published again with the new children and their lastmods, at one instant.`,
     QUIET_NO_SUMMARY,
   ],
   notes: 'Time and memory follow the changes and the children they touch, not the size of the set.',
-  exit: '0 applied, 1 applied but some lines were rejected, 2 usage or fatal error (the previous set stays).',
+  exit: '0 applied, 1 applied but some lines were rejected or warned about, 2 usage or fatal error (the previous set stays).',
   examples: ['sitemapkit apply changes.jsonl --out public/'],
 });
 
@@ -549,7 +549,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
     { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
     { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
-    INPUT_FORMAT,
+    { ...INPUT_FORMAT, help: 'text, csv, tsv or jsonl (default: the extension of the file or URL path)' },
     COLUMNS,
     { name: 'attempts', kind: 'count', value: 'N', min: 1, max: 100, help: 'tries per job before it fails for good, and its run with it (default 3)' },
     { name: 'run', kind: 'text', value: 'ID', help: 'the run to add (default: a new id) or to show (status)' },
@@ -564,7 +564,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
   ],
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
 (entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
-  exit: `0 published (status: no run failed), 1 published, some lines rejected, 2 usage or fatal error,
+  exit: `0 published (status: no run failed), 1 published, some lines rejected or warned about, 2 usage or fatal error,
 or the run failed (nothing of it is published), 130 or 143 stopped by SIGINT or SIGTERM.`,
   examples: [
     'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',

@@ -433,6 +433,29 @@ test("a source's part retried starts over: what an attempt that failed after wri
   assert.equal(status.outcome?.urls, 1);
 });
 
+test("a source that yields no URL (none, or every entry refused) fails its run once its parts are split, as generate --shards refuses it: no shard job, no retry of its index, nothing left in the set's folder", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-empty-source-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const worker = await startWorker({ redis: redis.url, queue: 'empty-source' });
+  t.after(() => worker.close(true));
+  const bull = await import('bullmq');
+  const queue = new bull.Queue('empty-source', { connection: { url: redis.url } });
+  t.after(() => queue.close());
+  for (const [body, reason] of [['', 'no URLs to write: the input lists none'], ['yield { loc: "ftp://example.com/a" };', 'no URL could be written: every entry was refused (1 entry)']] as const) {
+    // A name each: the worker's import of the first is cached.
+    const source = join(dir, `source-${body.length}.mjs`);
+    writeFileSync(source, `export default async function* () { ${body} }`);
+    const set = join(dir, 'set');
+    const { run } = await enqueueGenerate({ redis: redis.url, queue: 'empty-source', out: set, shards: 2, set: { baseUrl: 'https://example.com/' }, attempts: 3, source: { path: source, parts: 1, options: {} } });
+    const status = await waitForRun(redis.url, 'empty-source', run, { intervalMs: 20 });
+    assert.equal(status.state, 'failed');
+    assert.equal(status.reason, reason);
+    assert.deepEqual(status.jobs, { completed: 1 });
+    assert.equal((await queue.getJob(jobId(run, 'set')))?.attemptsMade, 1);
+    assert.deepEqual(readdirSync(set), []);
+  }
+});
+
 test('a --run whose coordinator died while splitting, given again: the new split starts from an empty folder (what the dead one left is not read as entries)', { skip, timeout: 20_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-run-again-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,6 +12,7 @@ import { shardOf } from '../../src/core/scale/layout.js';
 import { ShardFiles, ShardRecords } from '../../src/node/scale/queue-split.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { tempDir } from '../helpers/tmp.js';
+import type { UrlEntry } from '../../src/core/model.js';
 
 const BASE = 'https://www.example.com/';
 
@@ -24,14 +25,16 @@ test('ShardFiles: entries routed to their shard as records, in order; a refused 
   await files.add({ loc: `${BASE}shoes/bad`, lastmod: 'yesterday' }, 'in.jsonl:301');
   await files.add({ loc: 'https://other.example.org/x' }, 'in.jsonl:302');
   const written = await files.close();
-  assert.equal(files.outcome.entries, 300);
-  assert.equal(files.outcome.rejected, 2);
-  assert.match(problems[0] as string, /^in\.jsonl:301: lastmod\/invalid /);
+  // A refused lastmod is dropped with a warning, as generate drops it: the URL is routed.
+  assert.equal(files.outcome.entries, 301);
+  assert.equal(files.outcome.rejected, 1);
+  assert.equal(files.outcome.warnings, 1);
+  assert.match(problems[0] as string, /^in\.jsonl:301: warning lastmod\/invalid .*; the URL is written without lastmod$/);
   assert.match(problems[1] as string, /^in\.jsonl:302: loc\/out-of-scope /);
   // Each shard's file, read back child by child, holds its entries under the child of each URL, in the order given.
   for (const file of written) {
     const shard = Number(/shard-(\d+)/.exec(file)?.[1]);
-    const mine = entries.filter((e) => shardOf(e.loc, { shards: 3, baseUrl: BASE }).bucket === shard);
+    const mine = [...entries, { loc: `${BASE}shoes/bad` }].filter((e) => shardOf(e.loc, { shards: 3, baseUrl: BASE }).bucket === shard);
     const records = new ShardRecords([join(storage.localDir, file)]);
     const children = [...new Set(mine.map((e) => shardOf(e.loc, { shards: 3, baseUrl: BASE }).child))].sort();
     assert.deepEqual(records.stems(), children);
@@ -44,6 +47,25 @@ test('ShardFiles: entries routed to their shard as records, in order; a refused 
 
 /** The locs of records (spill.ts encodeRecord: the sixth field). */
 const locsOf = (records: Buffer): string[] => records.toString('utf8').split('\0').slice(0, -1).map((record) => record.split('\x01')[5] as string);
+
+test('ShardFiles (queue generate, its files and its source parts) drops the refused part of an entry as generate does (a bad image, a news, a fragment), with a warning; the URL is routed', async () => {
+  const storage = new FileSystemStorage(tempDir());
+  const problems: string[] = [];
+  const files = new ShardFiles(storage, { baseUrl: BASE }, 1, () => 'input/shard-0.records', (problem) => problems.push(problem));
+  const news = { publication: { name: 'D', language: 'en-US' }, publicationDate: '2024-03-01', title: 'T' };
+  await files.add({ loc: `${BASE}a#top`, images: [{ loc: 'http://exa mple.com/x.jpg' }, { loc: `${BASE}ok.jpg` }], news } as UrlEntry, 'in.jsonl:1');
+  const [written] = await files.close();
+  assert.deepEqual([files.outcome.entries, files.outcome.rejected, files.outcome.warnings], [1, 0, 3]);
+  assert.deepEqual(problems.map((p) => / warning (\S+) .*(so .* is written|without this .*)$/.exec(p)?.slice(1).join(' ')), [
+    `loc/fragment so "${BASE}a" is written`,
+    'news:language/invalid without this news',
+    'loc/invalid without this image',
+  ]);
+  const records = new ShardRecords([join(storage.localDir, written as string)]);
+  const [stem] = records.stems();
+  const record = records.read(stem as string).toString('utf8');
+  assert.ok(record.includes(`${BASE}ok.jpg`) && !record.includes('exa mple') && !record.includes('news:') && !record.includes('#top'), record);
+});
 
 test("ShardRecords: a child's records come from every segment of every file, in the order routed", async () => {
   const storage = new FileSystemStorage(tempDir());

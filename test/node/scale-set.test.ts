@@ -17,6 +17,8 @@ import { interceptSteps } from '../helpers/commit-steps.js';
 import { shardOf } from '../../src/core/scale/layout.js';
 import { manifestOf, manifestText, setSerializer, shardSettings, writeShard, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
 import { applyChanges, placeChange, setSettings } from '../../src/node/scale/apply.js';
+import { planQueuedApply } from '../../src/node/scale/queue-apply.js';
+import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { writeShardedSet } from '../../src/node/scale/generate-sharded.js';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { LIMITS_PROFILES, type UrlEntry } from '../../src/core/model.js';
@@ -236,6 +238,14 @@ test('a sharded set with a section extending the name of another set beside it (
   await writeShardedSet([{ loc: `${BASE}a/1` }, { loc: `${BASE}b/2` }], { outDir: out, baseUrl: BASE, shards: 1, compressionThreads: 1 });
 });
 
+test("the help says what the commands do: queue's --input-format tells no stdin (queue refuses -); index's exit 2 names a set whose names clash and a folder it cannot write", async () => {
+  const queue = await runCli(['queue', '--help'], { cwd: tempDir() });
+  assert.match(queue.stdout, /--input-format FMT .*\n/);
+  assert.doesNotMatch(/--input-format FMT .*\n/.exec(queue.stdout)?.[0] ?? '', /stdin/);
+  const index = (await runCli(['index', '--help'], { cwd: tempDir() })).stdout.replace(/\s+/g, ' ');
+  assert.match(index, /Exit status: 0 published, 2 [^.]*name[^.]*cannot be written/);
+});
+
 test('index refuses a set that is not whole: a shard missing, a child missing', async () => {
   const dir = tempDir();
   await generate(dir, catalogue({ a: 30, b: 30 }), 'out');
@@ -419,6 +429,28 @@ test('apply: deleting every URL of a child removes its file; a bad line is repor
   assert.ok(!(readFileSync(join(out, 'sitemap.xml'), 'utf8').includes('sitemap-tiny.')));
   assert.equal(locsOf(published(out)).length, 51);
   assert.ok(locsOf(published(out)).every((loc) => !loc.includes('/tiny/')));
+});
+
+test('apply and the coordinator of queue apply drop the refused part of an upsert as generate does (a bad image, a news, a fragment), with a warning (exit 1), not the whole change', async () => {
+  const dir = tempDir();
+  await generate(dir, catalogue({ a: 5 }), 'out');
+  const news = { publication: { name: 'D', language: 'en-US' }, publicationDate: '2024-03-01', title: 'T' };
+  const images = [{ loc: 'http://exa mple.com/x.jpg' }, { loc: `${BASE}ok.jpg` }];
+  writeFileSync(join(dir, 'changes.jsonl'), jsonl([{ op: 'upsert', loc: `${BASE}a/new`, images, news }, { op: 'delete', loc: `${BASE}a/item-1#top` }]));
+  // The coordinator of queue apply: the lines it leaves for the child jobs are the entries as they will be written.
+  const plan = await planQueuedApply(new FileSystemStorage(join(dir, 'out')), 'sitemap', [join(dir, 'changes.jsonl')], (stem) => `plan/${stem}.jsonl`);
+  assert.deepEqual([plan.outcome.entries, plan.outcome.rejected, plan.outcome.warnings], [2, 0, 3]);
+  assert.match(plan.outcome.problems[1] as string, /changes\.jsonl:1: warning loc\/invalid .*; the URL is written without this image$/);
+  const lines = plan.touched.map((stem) => readFileSync(join(dir, 'out', `plan/${stem}.jsonl`), 'utf8')).join('');
+  assert.ok(lines.includes('ok.jpg') && !lines.includes('exa mple') && !lines.includes('news') && !lines.includes('#top'), lines);
+  const result = await runCli(['apply', 'changes.jsonl', '--out', 'out'], { cwd: dir });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /changes\.jsonl:1: warning news:language\/invalid .*; the URL is written without this news/);
+  assert.match(result.stderr, /changes\.jsonl:2: warning loc\/fragment /);
+  assert.match(result.stdout, /Applied 1 upsert and 1 delete /);
+  const set = [...published(join(dir, 'out')).values()].join('');
+  assert.match(set, /<url><loc>https:\/\/www\.example\.com\/a\/new<\/loc><image:image><image:loc>https:\/\/www\.example\.com\/ok\.jpg</);
+  assert.ok(!set.includes('/a/item-1<'), 'the delete of its #fragment removed the URL');
 });
 
 function existsIn(dir: string, name: string): boolean {

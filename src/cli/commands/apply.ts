@@ -23,7 +23,7 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
       changes: args.positionals.map((path) => resolve(io.cwd, path)),
       outDir: resolve(io.cwd, args.text('out') as string),
       ...definedOnly({ name: args.text('name'), maxSitemapsPerIndex: args.number('sitemaps-per-index') }),
-      onInvalid: (message, at, code) => printer.print({ severity: 'error', message, file: at.file, line: at.line, code }),
+      onProblem: (problem) => printer.print(problem),
     });
     printer.finish();
     if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
@@ -33,10 +33,11 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
           `${plural(new Set(summary.written.map((file) => file.child)).size, 'child', 'children')} rewritten (${plural(summary.written.length, 'file')}), ` +
           (summary.emptied > 0 ? `${plural(summary.emptied, 'child', 'children')} emptied (every URL deleted), ` : '') +
           `${plural(summary.kept, 'child', 'children')} untouched.\n${indexLines(summary.indexFiles)}` +
-          (summary.rejected > 0 ? `  ${plural(summary.rejected, 'line')} rejected (see above)\n` : ''),
+          (summary.rejected > 0 ? `  ${plural(summary.rejected, 'line')} rejected (see above)\n` : '') +
+          (summary.warnings > 0 ? `  ${plural(summary.warnings, 'warning')}: applied, but not as the feed said (see above)\n` : ''),
       );
     }
-    return summary.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+    return summary.rejected > 0 || summary.warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
   } catch (error) {
     printer.finish();
     return fatalFailure(io, 'apply', error, '', '; the previous set is still published');

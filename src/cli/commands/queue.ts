@@ -136,9 +136,9 @@ async function queued(enqueued: EnqueuedRun, what: string, redis: string, queue:
   if (args.flag('no-wait')) {
     announce();
     io.stdout.write(json ? JSON.stringify(enqueued, null, 2) + '\n' : `${enqueued.run}\n`);
-    return enqueued.rejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+    return enqueued.rejected + enqueued.warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
   }
-  return report(await waitOrInterrupt(redis, queue, enqueued.run, io, announce), enqueued.rejected, args, io);
+  return report(await waitOrInterrupt(redis, queue, enqueued.run, io, announce), enqueued, args, io);
 }
 
 /** Waits for the run; Ctrl-C stops the waiting, not the run. `announce` runs once Ctrl-C is heard. */
@@ -165,18 +165,19 @@ async function waitOrInterrupt(redis: string, queue: string, run: string, io: Cl
   }
 }
 
-function report(status: RunStatus | undefined, rejected: number, args: ParsedArgs, io: CliIo): number {
+function report(status: RunStatus | undefined, enqueued: EnqueuedRun, args: ParsedArgs, io: CliIo): number {
   if (status === undefined) return EXIT_INTERRUPTED;
   const json = args.choice('format') === 'json';
-  const allRejected = rejected + (status.outcome?.rejected ?? 0);
-  if (json) io.stdout.write(JSON.stringify({ ...status, rejected: allRejected, ok: status.state === 'completed' && allRejected === 0 }, null, 2) + '\n');
+  const allRejected = enqueued.rejected + (status.outcome?.rejected ?? 0);
+  const warnings = enqueued.warnings + (status.outcome?.warnings ?? 0);
+  if (json) io.stdout.write(JSON.stringify({ ...status, rejected: allRejected, warnings, ok: status.state === 'completed' && allRejected + warnings === 0 }, null, 2) + '\n');
   if (status.state !== 'completed') {
     io.stderr.write(`sitemapkit queue: run ${status.run} failed; nothing of it is published in ${status.out} (a set there before stays as it was)\n${failedLines(status)}`);
     return EXIT_FATAL;
   }
   for (const problem of status.outcome?.problems ?? []) io.stderr.write(`${problem}\n`);
   if (!json && !args.flag('quiet')) io.stdout.write(`${runLine(status)}\n`);
-  return allRejected > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return allRejected + warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
 function failedLines(status: RunStatus): string {

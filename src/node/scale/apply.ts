@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidValueError, SitemapError } from '../../core/errors.js';
+import { SitemapError } from '../../core/errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { dedupeKey } from '../../core/url.js';
 import { jsonLineEntry } from '../../core/input/jsonl.js';
@@ -16,15 +16,18 @@ import { readSitemap } from '../parse-sitemap.js';
 import { ioErrorReason } from '../io-errors.js';
 import { holdHeapGrowth } from '../heap-growth.js';
 import { Spill } from './spill.js';
-import { manifestOf, placedEntry, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
+import { admit, manifestOf, placedEntry, policyAdmission, publishSet, readManifest, setSerializer, settingsOfManifest, shardOutput, stageChildren, type IndexFile, type ShardFile, type ShardManifest, type ShardSettings } from './shard-set.js';
 
 /** One line of a change feed: `{"op":"upsert", …entry}` or `{"op":"delete","loc":…}`. */
 export type Change = { op: 'upsert'; entry: UrlEntry } | { op: 'delete'; loc: string };
 
-/** Where a change feed line is, for its problems. */
-export interface FeedPosition {
+/** A change feed line's problem: an error (the line skipped) or a warning (applied without a refused part, as generate writes it). */
+export interface FeedProblem {
+  severity: 'error' | 'warning';
+  message: string;
   file: string;
   line: number;
+  code: string;
 }
 
 export interface ApplyOptions {
@@ -36,8 +39,8 @@ export interface ApplyOptions {
   name?: string;
   /** Children per index file; default: as many as the set's first index file lists when it has several, else 50,000. */
   maxSitemapsPerIndex?: number;
-  /** A line that is not a change, or a refused entry: reported, skipped. Without it the first throws. */
-  onInvalid?: (message: string, at: FeedPosition, code: string) => void;
+  /** A line that is not a change, or a refused entry: reported, skipped; a warning: reported. Without it the first refusal throws. */
+  onProblem?: (problem: FeedProblem) => void;
 }
 
 export interface ApplySummary {
@@ -45,6 +48,8 @@ export interface ApplySummary {
   upserts: number;
   deletes: number;
   rejected: number;
+  /** Changes applied without a part of their entry, as generate writes it. */
+  warnings: number;
   /** Stems of the children read and written again. */
   touched: string[];
   /** Their files now (new names, or the same when their bytes did not change). */
@@ -80,9 +85,9 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
   const output = await shardOutput(settings, true);
   try {
     // Pass 1: each change checked and set aside under its child, so memory never holds the feed.
-    const counts = { upserts: 0, deletes: 0, rejected: 0 };
+    const counts = { upserts: 0, deletes: 0, rejected: 0, warnings: 0 };
     const plan = new Spill((stem) => output.path(`changes-${stem}`), PLAN_PENDING);
-    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onInvalid, counts)) plan.add(stem, loc, item);
+    for await (const { stem, loc, item } of readChanges(options.changes, serializer, settings, options.onProblem, counts)) plan.add(stem, loc, item);
     // On disk before pass 2: the records still waiting would stay live until their child's turn.
     plan.flush();
     const { files: published, perIndex } = await readPublishedIndex(settings);
@@ -131,8 +136,14 @@ export function placeChange(change: Change, serializer: UrlEntrySerializer, sett
   return { stem: child, loc: item.loc, item: change.op === 'upsert' ? item : null };
 }
 
-/** The feeds' changes in order, placed and counted; a refused line is reported (without `onInvalid`, thrown). */
-export async function* readChanges(files: readonly string[], serializer: UrlEntrySerializer, settings: ShardSettings, onInvalid: ApplyOptions['onInvalid'], counts: { upserts: number; deletes: number; rejected: number }): AsyncGenerator<PlacedChange & { change: Change }> {
+/** The feeds' changes in order, as generate writes their entries (policyAdmission), placed and counted; a refused line is reported (without `onProblem`, thrown). */
+export async function* readChanges(files: readonly string[], serializer: UrlEntrySerializer, settings: ShardSettings, onProblem: ApplyOptions['onProblem'], counts: { upserts: number; deletes: number; rejected: number; warnings: number }): AsyncGenerator<PlacedChange & { change: Change }> {
+  let at = { file: '', line: 0 };
+  const report = (severity: FeedProblem['severity'], message: string, code: string): void => {
+    counts[severity === 'error' ? 'rejected' : 'warnings']++;
+    onProblem?.({ severity, message, code, ...at });
+  };
+  const admission = policyAdmission((code, message) => report('warning', message, code), onProblem === undefined ? undefined : (error) => report('error', error.message, error.rule));
   for (const file of files) {
     const decoder = new TextDecoder();
     let rest = '';
@@ -141,36 +152,30 @@ export async function* readChanges(files: readonly string[], serializer: UrlEntr
       for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
         const lines = (rest + decoder.decode(chunk as Buffer, { stream: true })).split('\n');
         rest = lines.pop() as string;
-        for (const text of lines) yield* placed(text, file, ++line);
+        for (const text of lines) yield* placed(text, (at = { file, line: ++line }));
       }
       rest += decoder.decode();
-      if (rest !== '') yield* placed(rest, file, ++line);
+      if (rest !== '') yield* placed(rest, (at = { file, line: ++line }));
     } catch (error) {
       if (error instanceof SitemapError) throw error;
       throw new SitemapError('ERR_SITEMAP_INPUT', `cannot read the change feed ${file}: ${ioErrorReason(error)}`);
     }
   }
 
-  function* placed(text: string, file: string, line: number): Generator<PlacedChange & { change: Change }> {
+  function* placed(text: string, { file, line }: { file: string; line: number }): Generator<PlacedChange & { change: Change }> {
     if (text.trim() === '') return;
     const change = parseChange(text.endsWith('\r') ? text.slice(0, -1) : text);
-    let refused: { problem: string; code: string };
-    if ('op' in change) {
-      try {
-        const place = placeChange(change, serializer, settings);
-        counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
-        yield { change, ...place };
-        return;
-      } catch (error) {
-        if (!(error instanceof InvalidValueError) || onInvalid === undefined) throw error;
-        refused = { problem: error.message, code: error.rule };
-      }
-    } else {
-      if (onInvalid === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change.problem}`);
-      refused = change;
+    if (!('op' in change)) {
+      if (onProblem === undefined) throw new SitemapError('ERR_SITEMAP_INPUT', `${file}:${line}: ${change.problem}`);
+      report('error', change.problem, change.code);
+      return;
     }
-    counts.rejected++;
-    onInvalid(refused.problem, { file, line }, refused.code);
+    // The change as admitted (a queued apply's child job places it again).
+    let admitted = change;
+    const place = admit(change.op === 'upsert' ? change.entry : { loc: change.loc }, admission, (entry) => placeChange((admitted = change.op === 'upsert' ? { op: 'upsert', entry } : { op: 'delete', loc: entry.loc }), serializer, settings));
+    if (place == null) return;
+    counts[change.op === 'upsert' ? 'upserts' : 'deletes']++;
+    yield { change: admitted, ...place };
   }
 }
 

@@ -33,13 +33,11 @@ export async function writeShardedSet(entries: Iterable<UrlEntry | readonly UrlE
     const place = (entry: UrlEntry): PlacedEntry => placedEntry(serializer, settings, entry);
     const write = (entry: UrlEntry): void => {
       const placed = admit(entry, options, place);
-      if (placed === undefined) return;
-      if (placed === null) {
-        rejected++;
-        return;
+      if (placed === null) rejected++;
+      else if (placed !== undefined) {
+        spilled.add(placed.child, placed.item.loc, placed.item);
+        urls++;
       }
-      spilled.add(placed.child, placed.item.loc, placed.item);
-      urls++;
     };
     let batches = 0;
     let read = 0;

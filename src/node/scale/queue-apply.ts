@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { indexFileNames, manifestFileName } from '../../core/scale/layout.js';
 import { dedupeKey } from '../../core/url.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
-import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updatedManifests, type Change, type FeedPosition } from './apply.js';
+import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updatedManifests, type Change, type FeedProblem } from './apply.js';
 import { publishInPlace, readManifest, type PublishOptions, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
@@ -18,7 +18,7 @@ export interface PlannedApply {
   settings: ShardSettings;
   /** The stems of the touched children (their changes: `fileOf(stem)`). */
   touched: string[];
-  outcome: JobOutcome & { upserts: number; deletes: number };
+  outcome: JobOutcome & { upserts: number; deletes: number; warnings: number };
 }
 
 /** The change line of `change`, as parseChange reads it back. */
@@ -29,15 +29,15 @@ function changeLine(change: Change): string {
 /** Checks and routes the changes of `feeds` to one file per touched child (`fileOf(stem)`). */
 export async function planQueuedApply(storage: SetStorage, name: string, feeds: readonly string[], fileOf: (stem: string) => string, onProblem?: (problem: string) => void): Promise<PlannedApply> {
   const settings = await setSettings(storage.localDir, name);
-  const counts = { upserts: 0, deletes: 0, rejected: 0 };
+  const counts = { upserts: 0, deletes: 0, rejected: 0, warnings: 0 };
   const problems: string[] = [];
-  const onInvalid = (message: string, at: FeedPosition, code: string): void => {
-    const problem = `${at.file}:${at.line}: ${code} ${message}`;
+  const onFeedProblem = ({ severity, message, file, line, code }: FeedProblem): void => {
+    const problem = `${file}:${line}: ${severity === 'warning' ? 'warning ' : ''}${code} ${message}`;
     if (problems.length < MAX_PROBLEMS_KEPT) problems.push(problem);
     onProblem?.(problem);
   };
   const files = new GroupFiles(storage, fileOf);
-  for await (const { change, stem } of readChanges(feeds, setSerializer(settings), settings, onInvalid, counts)) await files.write(stem, changeLine(change) + '\n');
+  for await (const { change, stem } of readChanges(feeds, setSerializer(settings), settings, onFeedProblem, counts)) await files.write(stem, changeLine(change) + '\n');
   const touched = (await files.close()).sort();
   // A set with no index cannot be applied to: said before a run is added.
   await readPublishedIndex(settings);

@@ -80,7 +80,9 @@ export type JobData = SplitJob | ShardJob | ChildJob | SetJob;
 export interface JobOutcome {
   entries: number;
   rejected: number;
-  /** The first problems, as "FILE:LINE: CODE message" lines (the count is `rejected`). */
+  /** Entries routed without a refused optional part, as generate writes them (a split job's). */
+  warnings?: number;
+  /** The first problems, as "FILE:LINE: [warning ]CODE message" lines (`rejected` and `warnings` count them). */
   problems: string[];
   /** A shard's or a child's job: the records (changes) it read from the run's scratch files. */
   read?: number;

@@ -8,7 +8,7 @@ import { ioErrorReason } from '../io-errors.js';
 import type { UrlEntry } from '../../core/model.js';
 import { SitemapError } from '../../core/errors.js';
 import type { UrlEntrySerializer } from '../../core/write/url-entry.js';
-import { placedEntry, setSerializer, shardSettings, type PlacedEntry, type ShardSettings } from './shard-set.js';
+import { admit, placedEntry, policyAdmission, setSerializer, shardSettings, type ShardSettings } from './shard-set.js';
 import { encodeRecord } from './spill.js';
 import { MAX_PROBLEMS_KEPT, partFile, partFolder, type JobOutcome, type SetOptions, type SplitJob } from './queue-jobs.js';
 import { openFiles, type PooledFile, type SetStorage, type StorageWriter } from './storage.js';
@@ -113,10 +113,16 @@ export class ShardFiles {
   private readonly pending = new Map<number, PendingRecords>();
   private pendingBytes = 0;
   private readonly writers = new Map<number, StorageWriter>();
-  readonly outcome: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+  readonly outcome: JobOutcome & { warnings: number } = { entries: 0, rejected: 0, warnings: 0, problems: [] };
 
   private readonly settings: ShardSettings;
   private readonly serializer: UrlEntrySerializer;
+  /** Where the entry being added is, for its problems. */
+  private where = '';
+  private readonly admission = policyAdmission(
+    (code, message) => this.report(`${this.where}: warning ${code} ${message}`, 'warnings'),
+    (error) => this.report(`${this.where}: ${error.rule} ${error.message}`),
+  );
 
   /** `onReject`: each problem as it comes (the outcome keeps the first MAX_PROBLEMS_KEPT). */
   constructor(
@@ -131,16 +137,11 @@ export class ShardFiles {
     this.serializer = setSerializer(this.settings);
   }
 
-  /** Routes `entry`; one the set refuses is counted and reported, not routed. */
+  /** Routes `entry` as generate writes it (a refused optional part dropped, with a warning); one the set refuses is counted and reported, not routed. */
   async add(entry: UrlEntry, where: string): Promise<void> {
-    let placed: PlacedEntry;
-    try {
-      placed = placedEntry(this.serializer, this.settings, entry);
-    } catch (error) {
-      if (!(error instanceof SitemapError)) throw error;
-      this.reject(`${where}: ${error.rule ?? error.code} ${error.message}`);
-      return;
-    }
+    this.where = where;
+    const placed = admit(entry, this.admission, (admitted) => placedEntry(this.serializer, this.settings, admitted));
+    if (placed == null) return;
     this.outcome.entries++;
     let records = this.pending.get(placed.bucket);
     if (records === undefined) this.pending.set(placed.bucket, (records = new PendingRecords()));
@@ -148,8 +149,9 @@ export class ShardFiles {
     if (this.pendingBytes >= this.segmentAt) await this.flush();
   }
 
-  reject(problem: string): void {
-    this.outcome.rejected++;
+  /** Counts `problem` as a rejected entry, or as a warning on one routed. */
+  report(problem: string, count: 'rejected' | 'warnings' = 'rejected'): void {
+    this.outcome[count]++;
     if (this.outcome.problems.length < MAX_PROBLEMS_KEPT) this.outcome.problems.push(problem);
     this.onReject?.(problem);
   }
@@ -295,7 +297,7 @@ export async function splitSourcePart(job: SplitJob, storage: SetStorage): Promi
   for await (const item of source(job.part, { parts: job.parts, options: job.sourceOptions })) {
     for (const entry of Array.isArray(item) ? item : [item]) {
       n++;
-      if (entry === null || typeof entry !== 'object' || typeof entry.loc !== 'string') files.reject(`${job.source} part ${job.part} entry ${n}: not an entry with a loc`);
+      if (entry === null || typeof entry !== 'object' || typeof entry.loc !== 'string') files.report(`${job.source} part ${job.part} entry ${n}: not an entry with a loc`);
       else await files.add(entry, `${job.source} part ${job.part} entry ${n}`);
     }
   }

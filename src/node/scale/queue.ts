@@ -49,6 +49,7 @@ export interface EnqueuedRun {
   /** Entries routed by the coordinator (files only; a source's are counted by its split jobs). */
   entries: number;
   rejected: number;
+  warnings: number;
 }
 
 export async function enqueueGenerate(options: EnqueueOptions): Promise<EnqueuedRun> {
@@ -62,6 +63,7 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
   const base = { run, out: storage.localDir, shards, set: options.set, layout: LAYOUT_VERSION };
   let entries = 0;
   let rejected = 0;
+  let warnings = 0;
   // The parent adds the shard jobs itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
   // shard jobs held 900 MB of the coordinator.
   const parts = options.source?.parts;
@@ -82,13 +84,13 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
       throw error;
     }
     await files.close();
-    ({ entries, rejected } = files.outcome);
+    ({ entries, rejected, warnings } = files.outcome);
     // Refused now, as generate --shards refuses it, not by its index job after every attempt.
     if (entries === 0) throw emptyInput(rejected);
     parent.routed = entries;
   }
   await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
-  return { run, entries, rejected };
+  return { run, entries, rejected, warnings };
 }
 
 /** Routes the entries of one input file or URL to the shard files. */
@@ -103,7 +105,7 @@ async function splitInput(input: NonNullable<EnqueueOptions['inputs']>[number], 
     for (const record of batch) {
       const where = `${record.file}:${record.line}`;
       if (record.entry !== undefined) await files.add(record.entry, where);
-      else files.reject(`${where}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
+      else files.report(`${where}: ${record.code ?? 'input'} ${record.error ?? 'unreadable line'}`);
     }
   };
   const records = readInput(input.path, input.format, {
@@ -140,7 +142,7 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
     const set: SetOptions = { baseUrl: settings.baseUrl, name: settings.name };
     const parent: SetJob = { run, out: storage.localDir, shards: settings.shards, set, layout: LAYOUT_VERSION, kind: 'set', mode: 'apply', step: 'split', touched: plan.touched, routed: plan.outcome.entries };
     await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
-    return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, touched: plan.touched.length };
+    return { run, entries: plan.outcome.entries, rejected: plan.outcome.rejected, warnings: plan.outcome.warnings, touched: plan.touched.length };
   });
 }
 

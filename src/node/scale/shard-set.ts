@@ -19,6 +19,7 @@ import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
 import { layOutRecords, type RecordChild } from './stem-records.js';
 import { ioErrorReason } from '../io-errors.js';
+import { EntryPolicy, type EntryWarningHandler } from '../../core/input/entry-policy.js';
 
 /** The set's options, as writeSitemaps takes them (name, gzip, limits, xsl, scope, threads), and its shards. */
 export interface ShardSetOptions extends Pick<WriteSitemapsOptions, 'name' | 'gzip' | 'gzipLevel' | 'profile' | 'maxUrls' | 'maxBytes' | 'xslUrl' | 'enforceScope' | 'compressionThreads'> {
@@ -182,8 +183,16 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
   }
 }
 
+type Admission = Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'>;
+
+/** generate's EntryPolicy (no option of its own) as admit's options, for apply and queued runs: a refused optional part dropped with a warning. */
+export function policyAdmission(warn: EntryWarningHandler, onInvalid: Admission['onInvalid']): Admission {
+  const policy = new EntryPolicy({ now: Date.now() });
+  return { prepare: (entry) => policy.prepare(entry, warn), replaceInvalid: (error, entry) => policy.replace(error, entry, warn), onInvalid };
+}
+
 /** An entry through `prepare`, `place` and `replaceInvalid`: placed, undefined when left out, null when rejected. */
-export function admit<T>(entry: UrlEntry, options: Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'>, place: (entry: UrlEntry) => T): T | null | undefined {
+export function admit<T>(entry: UrlEntry, options: Admission, place: (entry: UrlEntry) => T): T | null | undefined {
   let current = entry;
   try {
     if (options.prepare !== undefined && !options.prepare(entry)) return undefined;

@@ -15,6 +15,7 @@ import { ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { childJobs, publishApplied, rewriteChild } from './queue-apply.js';
 import { keepCompressionThreads } from '../parallel-gzip.js';
+import { emptyInput } from './generate-sharded.js';
 import { setLockOwner, unlockSet } from '../staged-output.js';
 
 export interface QueueWorkerOptions {
@@ -173,6 +174,13 @@ const ADD_BATCH = 1000;
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage, stillOurs: () => Promise<void>): Promise<RunOutcome> {
   let data = job.data;
   if (data.step === 'split') {
+    // A source with no URL is refused once its parts are split, as generate --shards refuses it: not by its index after every attempt.
+    const splits = data.parts === undefined ? [] : Object.values(await job.getChildrenValues<JobOutcome>());
+    if (splits.length > 0 && splits.every((split) => split.entries === 0)) {
+      await removeScratch(storage, data.run);
+      await unlockSet(data.out, data.set.name ?? 'sitemap', runLockOwner(data.run, job.queueName));
+      throw new bull.UnrecoverableError(emptyInput(splits.reduce((n, split) => n + split.rejected, 0)).message);
+    }
     // A batch at a time: 65,536 jobs at once held 900 MB.
     const kind = data.mode === 'apply' ? 'child' : 'shard';
     const count = data.mode === 'apply' ? (data.touched ?? []).length : data.shards;
@@ -232,10 +240,11 @@ async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: ()
 }
 
 function sumOutcomes(outcomes: readonly JobOutcome[]): JobOutcome {
-  const total: JobOutcome = { entries: 0, rejected: 0, problems: [] };
+  const total: JobOutcome & { warnings: number } = { entries: 0, rejected: 0, warnings: 0, problems: [] };
   for (const o of outcomes) {
     total.entries += o.entries;
     total.rejected += o.rejected;
+    total.warnings += o.warnings ?? 0;
     total.problems.push(...o.problems.slice(0, MAX_PROBLEMS_KEPT - total.problems.length));
   }
   return total;
