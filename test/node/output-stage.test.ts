@@ -201,6 +201,33 @@ test('sets of names one extends (sitemap, sitemap-news) share a folder: a run re
   assert.deepEqual(news(), []);
 });
 
+test('a set whose name extends another\'s (sitemap-a beside sitemap, whose section a-1 is sitemap-a-1) never removes the children the other\'s index names: build, generate and a sharded set removed them, and the index named missing files', async () => {
+  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
+  const dir = tempDir('sitemapkit-stage-');
+  const site = join(dir, 'site');
+  const out = join(dir, 'out');
+  // Sections a-1 and news-x split in buckets by build (sitemap-a-1.0.….xml.gz), a-00001 not (sitemap-a-00001.….xml.gz).
+  const pages: Record<string, string> = { 'a-00001/p.html': page() };
+  for (let i = 0; i < 2; i++) Object.assign(pages, { [`a-1/p${i}.html`]: page({ title: `A${i}` }), [`news-x/p${i}.html`]: page({ title: `X${i}` }) });
+  writeSite(site, pages);
+  const build = (name: string): Promise<unknown> => buildSite({ siteDir: site, outDir: out, name, statePath: join(dir, `${name}.state`), baseUrl: BASE, initialLastmod: 'none', threads: 0, maxUrls: 1 });
+  const named = (): string[] => [...readFileSync(join(out, 'sitemap.xml'), 'utf8').matchAll(/<loc>[^<]*\/([^<]+)<\/loc>/g)].map((match) => match[1] as string);
+  const runs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+    ['sharded sitemap, build sitemap-a', () => writeShardedSet([{ loc: `${BASE}a-1/1` }, { loc: `${BASE}a-1/2` }], { outDir: out, baseUrl: BASE, shards: 2, compressionThreads: 1 }), () => build('sitemap-a')],
+    ['build sitemap, build sitemap-a', () => build('sitemap'), () => build('sitemap-a')],
+    ['build sitemap, generate sitemap-a', () => build('sitemap'), () => writeSitemaps([{ loc: `${BASE}z/1` }, { loc: `${BASE}z/2` }], { outDir: out, baseUrl: BASE, name: 'sitemap-a', maxUrls: 1 })],
+    ['build sitemap, sharded sitemap-news', () => build('sitemap'), () => writeShardedSet([{ loc: `${BASE}x/1` }, { loc: `${BASE}x/2` }], { outDir: out, baseUrl: BASE, name: 'sitemap-news', shards: 2, compressionThreads: 1 })],
+  ];
+  for (const [what, first, second] of runs) {
+    rmSync(out, { recursive: true, force: true });
+    await first();
+    const children = named();
+    await second();
+    assert.deepEqual(named(), children, what);
+    for (const child of children) assert.ok(existsSync(join(out, child)), `${what}: ${child}`);
+  }
+});
+
 test('a set\'s lock that cannot be written whole (a full disk) is not left behind empty, refusing every run for 10 s', async (t) => {
   const out = tempDir();
   if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', out]).status !== 0) return t.skip('cannot mount a small tmpfs (needs root)');
