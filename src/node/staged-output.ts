@@ -12,7 +12,6 @@
 
 import { mkdir, mkdtemp, open, readFile, readdir, realpath, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
@@ -486,12 +485,17 @@ export async function ofOtherSets(dir: string, name: string, listing: readonly s
     for (const index of indexes) {
       if (!(await isFile(join(dir, index)))) continue;
       try {
-        // A line at a time: sitemapkit writes a <sitemap> a line.
-        for await (const line of createInterface({ input: createReadStream(join(dir, index)), crlfDelay: Infinity })) {
-          for (const [, loc] of line.matchAll(/<loc>([^<]*)<\/loc>/g)) {
-            const child = (loc as string).trim().replace(/^.*\//, '');
+        // In chunks (a minified index is one line): the text after the last <loc> found goes on to the next, 4 KiB at most (a URL has 2,048 characters at most).
+        let rest = '';
+        for await (const chunk of createReadStream(join(dir, index), 'utf8')) {
+          const text = rest + (chunk as string);
+          let end = 0;
+          for (const match of text.matchAll(/<loc>([^<]*)<\/loc>/g)) {
+            const child = (match[1] as string).trim().replace(/^.*\//, '');
             if (wanted.has(child)) theirs.add(child);
+            end = match.index + match[0].length;
           }
+          rest = text.slice(Math.max(end, text.length - 4096));
         }
       } catch (error) {
         throw new SitemapError('ERR_SITEMAP_WRITE', `cannot read ${join(dir, index)}, the index of another set, to keep the files it names: ${ioErrorReason(error)}`);

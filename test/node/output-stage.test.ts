@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
-import { ensureDirectory, StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
+import { ensureDirectory, ofOtherSets, StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
 import { HttpCache } from '../../src/node/http/cache.js';
 import type { HttpBody } from '../../src/node/http/client.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -226,6 +226,10 @@ test('a set whose name extends another\'s (sitemap-a beside sitemap, whose secti
     assert.deepEqual(named(), children, what);
     for (const child of children) assert.ok(existsSync(join(out, child)), `${what}: ${child}`);
   }
+  // An index on one line (minified), read in chunks: every name it gives is found, cut at a chunk's end or not.
+  const names = Array.from({ length: 3000 }, (_, i) => `sitemap-a-${i}.0.${String(i).padStart(8, '0')}.xml.gz`);
+  writeFileSync(join(out, 'sitemap.xml'), `<sitemapindex>${names.map((name) => `<sitemap><loc> ${BASE}${name} </loc></sitemap>`).join('')}</sitemapindex>`);
+  assert.deepEqual(await ofOtherSets(out, 'sitemap-a', ['sitemap.xml'], [...names, 'sitemap-a-x.0.00000000.xml.gz']), new Set(names));
 });
 
 test('a set\'s lock that cannot be written whole (a full disk) is not left behind empty, refusing every run for 10 s', async (t) => {
