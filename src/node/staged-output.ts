@@ -483,7 +483,8 @@ export async function ofOtherSets(dir: string, name: string, listing: readonly s
     if (other === undefined || !name.startsWith(`${other}-`)) continue;
     const indexes = entry.endsWith('.xml') ? [entry] : (await readdir(join(dir, entry)).catch(() => [])).map((index) => join(entry, index));
     for (const index of indexes) {
-      if (!(await isFile(join(dir, index)))) continue;
+      // A link is followed (a published index may be one); a FIFO is not opened (it would wait for a writer).
+      if ((await stat(join(dir, index)).catch(() => undefined))?.isFile() !== true) continue;
       try {
         // In chunks (a minified index is one line): the text after the last <loc> found goes on to the next, 4 KiB at most (a URL has 2,048 characters at most).
         let rest = '';
