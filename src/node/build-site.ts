@@ -610,7 +610,7 @@ async function initialLastmods(pages: readonly SitePage[], sources: ReadonlyMap<
   const missing = pages.length - dates.size;
   return missing === 0
     ? { dates }
-    : { dates, note: `${plural(missing, 'page')} seen for the first time ${missing === 1 ? 'has' : 'have'} no git history (untracked or never committed; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
+    : { dates, note: `${plural(missing, 'page')} seen for the first time ${missing === 1 ? 'has' : 'have'} no git history (untracked, never committed, or older than a shallow clone's history; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
 }
 
 const WAYS_OUT = 'map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now';
