@@ -168,14 +168,18 @@ test('writeFileAtomic and the HTTP cache refuse a folder that cannot be made (/p
   await assert.rejects(cached.next(), { message: 'the cache folder /proc/nope/cache: no such file' });
 });
 
-test('sets of names one extends (sitemap, sitemap-news) share a folder: a run removes its own old children, never the other set\'s', async () => {
+/** A site of `pages` in a temporary folder, the sitemaps' folder beside it, and writeShardedSet. */
+async function siteBesideOut(pages: Record<string, string>) {
   const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
   const dir = tempDir('sitemapkit-stage-');
-  const site = join(dir, 'site');
-  const out = join(dir, 'out');
+  writeSite(join(dir, 'site'), pages);
+  return { writeShardedSet, dir, site: join(dir, 'site'), out: join(dir, 'out') };
+}
+
+test('sets of names one extends (sitemap, sitemap-news) share a folder: a run removes its own old children, never the other set\'s', async () => {
   const pages: Record<string, string> = { 'index.html': page() };
   for (let i = 0; i < 6; i++) pages[`blog/p${i}.html`] = page({ title: `P${i}` });
-  writeSite(site, pages);
+  const { writeShardedSet, site, out } = await siteBesideOut(pages);
   const urls = [{ loc: `${BASE}n/1` }, { loc: `${BASE}n/2` }];
   const built = (name: string): Promise<unknown> => buildSite({ siteDir: site, outDir: out, name, baseUrl: BASE, initialLastmod: 'none', threads: 0, maxUrls: 2, now: new Date(1_790_000_000_000) });
   const news = (): string[] => readdirSync(out).filter((file) => file.startsWith('sitemap-news')).sort();
@@ -202,14 +206,10 @@ test('sets of names one extends (sitemap, sitemap-news) share a folder: a run re
 });
 
 test('a set whose name extends another\'s (sitemap-a beside sitemap, whose section a-1 is sitemap-a-1) never removes the children the other\'s index names: build, generate and a sharded set removed them, and the index named missing files', async () => {
-  const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
-  const dir = tempDir('sitemapkit-stage-');
-  const site = join(dir, 'site');
-  const out = join(dir, 'out');
   // Sections a-1 and news-x split in buckets by build (sitemap-a-1.0.….xml.gz), a-00001 not (sitemap-a-00001.….xml.gz).
   const pages: Record<string, string> = { 'a-00001/p.html': page() };
   for (let i = 0; i < 2; i++) Object.assign(pages, { [`a-1/p${i}.html`]: page({ title: `A${i}` }), [`news-x/p${i}.html`]: page({ title: `X${i}` }) });
-  writeSite(site, pages);
+  const { writeShardedSet, dir, site, out } = await siteBesideOut(pages);
   const build = (name: string): Promise<unknown> => buildSite({ siteDir: site, outDir: out, name, statePath: join(dir, `${name}.state`), baseUrl: BASE, initialLastmod: 'none', threads: 0, maxUrls: 1 });
   const named = (): string[] => [...readFileSync(join(out, 'sitemap.xml'), 'utf8').matchAll(/<loc>[^<]*\/([^<]+)<\/loc>/g)].map((match) => match[1] as string);
   const runs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
