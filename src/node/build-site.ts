@@ -226,6 +226,8 @@ async function startBuild(options: BuildSiteOptions) {
   const statePath = options.statePath ?? join(outDir, DEFAULT_STATE_PATH);
   const name = setName(options.name);
   const indexName = `${name}.xml`;
+  // Saved by a rename after the index's, a state at its path would be published as the sitemap.
+  if (resolve(statePath) === resolve(outDir, indexName)) throw new SitemapError('ERR_SITEMAP_OPTION', `--state ${statePath} is the index this build writes; keep the state in another file (default ${join(outDir, DEFAULT_STATE_PATH)})`);
   const limits = resolveLimits(options.profile, options.maxUrls, options.maxBytes);
   const baseUrl = directoryUrl(options.baseUrl);
   // A sub-folder of the site is served under the base URL; any other folder at the base URL itself.
@@ -608,7 +610,7 @@ async function initialLastmods(pages: readonly SitePage[], sources: ReadonlyMap<
   const missing = pages.length - dates.size;
   return missing === 0
     ? { dates }
-    : { dates, note: `${plural(missing, 'page')} seen for the first time ${missing === 1 ? 'has' : 'have'} no git history (untracked or never committed; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
+    : { dates, note: `${plural(missing, 'page')} seen for the first time ${missing === 1 ? 'has' : 'have'} no git history (untracked, never committed, or older than a shallow clone's history; a generator's output folder is usually git-ignored): no lastmod; ${WAYS_OUT}` };
 }
 
 const WAYS_OUT = 'map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now';

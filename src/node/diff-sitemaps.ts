@@ -178,8 +178,7 @@ class ChangedEntries {
   private dir: string | undefined;
   private fd = -1;
   /** offsets[k] is where entry k starts; offsets[k + 1] where it ends. */
-  private offsets = new Float64Array(1024);
-  private count = 0;
+  private readonly offsets = [0];
   private pending: Buffer[] = [];
   private pendingBytes = 0;
 
@@ -191,13 +190,7 @@ class ChangedEntries {
       this.fd = openSync(join(this.dir, 'changed.jsonl'), 'w+');
     }
     const bytes = Buffer.from(JSON.stringify(entry));
-    if (this.count + 2 > this.offsets.length) {
-      const offsets = new Float64Array(this.offsets.length * 2);
-      offsets.set(this.offsets);
-      this.offsets = offsets;
-    }
-    this.offsets[this.count + 1] = (this.offsets[this.count] as number) + bytes.length;
-    this.count++;
+    this.offsets.push((this.offsets.at(-1) as number) + bytes.length);
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
     if (this.pendingBytes >= SPILL_CHUNK) this.flush();

@@ -178,9 +178,10 @@ export class StagedOutput {
       });
       // Step 4: the files of earlier runs that the new set does not name.
       // An index this run removes (a build renamed) is no other set's.
-      const theirs = ofLongerSet(this.name, names.filter((name) => plan.isOwned?.(name) !== true));
-      for (const name of names.sort()) {
-        if (keep.has(name) || plan.isOwned?.(name) !== true || theirs(name)) continue;
+      const owned = names.filter((name) => !keep.has(name) && plan.isOwned?.(name) === true);
+      const theirs = await ofOtherSets(outDir, this.name, names.filter((name) => plan.isOwned?.(name) !== true), owned);
+      for (const name of owned.sort()) {
+        if (theirs.has(name)) continue;
         if (!dryRun) {
           await rm(join(outDir, name), { force: true }).catch((error: unknown) => {
             throw new SitemapError('ERR_SITEMAP_WRITE', `the new sitemaps are in place, but ${join(outDir, name)}, no longer part of them, cannot be removed: ${ioErrorReason(error)}`);
@@ -461,8 +462,48 @@ async function removeStaleTemps(outDir: string, setName: string): Promise<void> 
  * index link) that a file belongs to: `NAME-news-….xml.gz` is that set's child, never NAME's to remove.
  */
 export function ofLongerSet(name: string, listing: readonly string[]): (file: string) => string | undefined {
-  const longer = listing.flatMap((file) => /^(.+?)(?:\.xml|-indexes)$/.exec(file)?.[1] ?? []).filter((other) => other.startsWith(`${name}-`));
+  const longer = listing.flatMap((file) => SET_ENTRY.exec(file)?.[1] ?? []).filter((other) => other.startsWith(`${name}-`));
   return (file) => longer.find((other) => file.startsWith(`${other}-`));
+}
+
+/** A set's entry in its folder: its index `NAME.xml`, or the link `NAME-indexes` to its index files. */
+const SET_ENTRY = /^(.+?)(?:\.xml|-indexes)$/;
+
+/**
+ * Of `files` in `dir` (`listing`), a set `name`'s by their names, those of another set: of a set whose name
+ * extends `name` (ofLongerSet), or named by the index of a set whose name `name` extends (section `a-1`
+ * of `S` and section `1` of `S-a` are both `S-a-1`: only that index tells them apart).
+ */
+export async function ofOtherSets(dir: string, name: string, listing: readonly string[], files: readonly string[]): Promise<Set<string>> {
+  const longer = ofLongerSet(name, listing);
+  const theirs = new Set(files.filter((file) => longer(file) !== undefined));
+  const wanted = new Set(files);
+  for (const entry of wanted.size === 0 ? [] : listing) {
+    const other = SET_ENTRY.exec(entry)?.[1];
+    if (other === undefined || !name.startsWith(`${other}-`)) continue;
+    const indexes = entry.endsWith('.xml') ? [entry] : (await readdir(join(dir, entry)).catch(() => [])).map((index) => join(entry, index));
+    for (const index of indexes) {
+      // A link is followed (a published index may be one); a FIFO is not opened (it would wait for a writer).
+      if ((await stat(join(dir, index)).catch(() => undefined))?.isFile() !== true) continue;
+      try {
+        // In chunks (a minified index is one line): the text after the last <loc> found goes on to the next, 4 KiB at most (a URL has 2,048 characters at most).
+        let rest = '';
+        for await (const chunk of createReadStream(join(dir, index), 'utf8')) {
+          const text = rest + (chunk as string);
+          let end = 0;
+          for (const match of text.matchAll(/<loc>([^<]*)<\/loc>/g)) {
+            const child = (match[1] as string).trim().replace(/^.*\//, '');
+            if (wanted.has(child)) theirs.add(child);
+            end = match.index + match[0].length;
+          }
+          rest = text.slice(Math.max(end, text.length - 4096));
+        }
+      } catch (error) {
+        throw new SitemapError('ERR_SITEMAP_WRITE', `cannot read ${join(dir, index)}, the index of another set, to keep the files it names: ${ioErrorReason(error)}`);
+      }
+    }
+  }
+  return theirs;
 }
 
 /** Whether a process with this id exists (one we may not signal exists too). */

@@ -279,7 +279,7 @@ describe('sitemapkit build on a generator\'s output', () => {
       assert.equal(result.code, 0, result.stderr);
       assert.match(
         result.stderr,
-        /^sitemapkit build: note: 2 pages seen for the first time have no git history \(untracked or never committed; a generator's output folder is usually git-ignored\): no lastmod; map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now$/m,
+        /^sitemapkit build: note: 2 pages seen for the first time have no git history \(untracked, never committed, or older than a shallow clone's history; a generator's output folder is usually git-ignored\): no lastmod; map the pages to their sources in the repository with --source-map FILE, or date them with --initial-lastmod mtime or now$/m,
       );
       const outside = tempDir('sitemapkit-build-');
       writeSite(outside, { 'index.html': page() });

@@ -764,6 +764,16 @@ describe('sitemapkit build', () => {
     assert.deepEqual([existsSync(join(site, 'sitemap.xml')), existsSync(join(site, '.sitemapkit'))], [true, false]);
   });
 
+  it('--state at the index it writes (OUT/sitemap.xml) is refused: the state was renamed over the index, and the published sitemap was JSON', async () => {
+    const site = tempDir();
+    writeSite(site, { 'index.html': page() });
+    await assert.rejects(buildSite({ siteDir: site, baseUrl: BASE, statePath: join(site, 'sitemap.xml'), initialLastmod: 'none', threads: 0 }), {
+      code: 'ERR_SITEMAP_OPTION',
+      message: `--state ${join(site, 'sitemap.xml')} is the index this build writes; keep the state in another file (default ${join(site, '.sitemapkit', 'state')})`,
+    });
+    assert.deepEqual(readdirSync(site), ['index.html']);
+  });
+
   it('a state that cannot be saved (--state /proc/nope/state) commits nothing: the set and its state stay as they were, so the next run sees the change', { skip: existsSync('/proc/self') ? false : 'no /proc' }, async () => {
     const site = fixtureSite();
     await build(site, T1);

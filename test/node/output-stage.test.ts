@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { writeSitemaps } from '../../src/node/write-sitemaps.js';
 import { buildSite } from '../../src/node/build-site.js';
-import { ensureDirectory, StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
+import { ensureDirectory, ofOtherSets, StagedOutput, writeFileAtomic } from '../../src/node/staged-output.js';
 import { HttpCache } from '../../src/node/http/cache.js';
 import type { HttpBody } from '../../src/node/http/client.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -168,14 +168,18 @@ test('writeFileAtomic and the HTTP cache refuse a folder that cannot be made (/p
   await assert.rejects(cached.next(), { message: 'the cache folder /proc/nope/cache: no such file' });
 });
 
-test('sets of names one extends (sitemap, sitemap-news) share a folder: a run removes its own old children, never the other set\'s', async () => {
+/** A site of `pages` in a temporary folder, the sitemaps' folder beside it, and writeShardedSet. */
+async function siteBesideOut(pages: Record<string, string>) {
   const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
   const dir = tempDir('sitemapkit-stage-');
-  const site = join(dir, 'site');
-  const out = join(dir, 'out');
+  writeSite(join(dir, 'site'), pages);
+  return { writeShardedSet, dir, site: join(dir, 'site'), out: join(dir, 'out') };
+}
+
+test('sets of names one extends (sitemap, sitemap-news) share a folder: a run removes its own old children, never the other set\'s', async () => {
   const pages: Record<string, string> = { 'index.html': page() };
   for (let i = 0; i < 6; i++) pages[`blog/p${i}.html`] = page({ title: `P${i}` });
-  writeSite(site, pages);
+  const { writeShardedSet, site, out } = await siteBesideOut(pages);
   const urls = [{ loc: `${BASE}n/1` }, { loc: `${BASE}n/2` }];
   const built = (name: string): Promise<unknown> => buildSite({ siteDir: site, outDir: out, name, baseUrl: BASE, initialLastmod: 'none', threads: 0, maxUrls: 2, now: new Date(1_790_000_000_000) });
   const news = (): string[] => readdirSync(out).filter((file) => file.startsWith('sitemap-news')).sort();
@@ -199,6 +203,33 @@ test('sets of names one extends (sitemap, sitemap-news) share a folder: a run re
   // A build renamed (--name sitemap-news, then sitemap; one state) still removes all of its old set.
   await built('sitemap');
   assert.deepEqual(news(), []);
+});
+
+test('a set whose name extends another\'s (sitemap-a beside sitemap, whose section a-1 is sitemap-a-1) never removes the children the other\'s index names: build, generate and a sharded set removed them, and the index named missing files', async () => {
+  // Sections a-1 and news-x split in buckets by build (sitemap-a-1.0.….xml.gz), a-00001 not (sitemap-a-00001.….xml.gz).
+  const pages: Record<string, string> = { 'a-00001/p.html': page() };
+  for (let i = 0; i < 2; i++) Object.assign(pages, { [`a-1/p${i}.html`]: page({ title: `A${i}` }), [`news-x/p${i}.html`]: page({ title: `X${i}` }) });
+  const { writeShardedSet, dir, site, out } = await siteBesideOut(pages);
+  const build = (name: string): Promise<unknown> => buildSite({ siteDir: site, outDir: out, name, statePath: join(dir, `${name}.state`), baseUrl: BASE, initialLastmod: 'none', threads: 0, maxUrls: 1 });
+  const named = (): string[] => [...readFileSync(join(out, 'sitemap.xml'), 'utf8').matchAll(/<loc>[^<]*\/([^<]+)<\/loc>/g)].map((match) => match[1] as string);
+  const runs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+    ['sharded sitemap, build sitemap-a', () => writeShardedSet([{ loc: `${BASE}a-1/1` }, { loc: `${BASE}a-1/2` }], { outDir: out, baseUrl: BASE, shards: 2, compressionThreads: 1 }), () => build('sitemap-a')],
+    ['build sitemap, build sitemap-a', () => build('sitemap'), () => build('sitemap-a')],
+    ['build sitemap, generate sitemap-a', () => build('sitemap'), () => writeSitemaps([{ loc: `${BASE}z/1` }, { loc: `${BASE}z/2` }], { outDir: out, baseUrl: BASE, name: 'sitemap-a', maxUrls: 1 })],
+    ['build sitemap, sharded sitemap-news', () => build('sitemap'), () => writeShardedSet([{ loc: `${BASE}x/1` }, { loc: `${BASE}x/2` }], { outDir: out, baseUrl: BASE, name: 'sitemap-news', shards: 2, compressionThreads: 1 })],
+  ];
+  for (const [what, first, second] of runs) {
+    rmSync(out, { recursive: true, force: true });
+    await first();
+    const children = named();
+    await second();
+    assert.deepEqual(named(), children, what);
+    for (const child of children) assert.ok(existsSync(join(out, child)), `${what}: ${child}`);
+  }
+  // An index on one line (minified), read in chunks: every name it gives is found, cut at a chunk's end or not.
+  const names = Array.from({ length: 3000 }, (_, i) => `sitemap-a-${i}.0.${String(i).padStart(8, '0')}.xml.gz`);
+  writeFileSync(join(out, 'sitemap.xml'), `<sitemapindex>${names.map((name) => `<sitemap><loc> ${BASE}${name} </loc></sitemap>`).join('')}</sitemapindex>`);
+  assert.deepEqual(await ofOtherSets(out, 'sitemap-a', ['sitemap.xml'], [...names, 'sitemap-a-x.0.00000000.xml.gz']), new Set(names));
 });
 
 test('a set\'s lock that cannot be written whole (a full disk) is not left behind empty, refusing every run for 10 s', async (t) => {

@@ -24,10 +24,12 @@ export async function gitLastCommitTimes(top: string, paths: Iterable<string>): 
   // node:child_process is loaded when git is asked, not with the package.
   const { spawn } = await import('node:child_process');
   await new Promise<void>((done) => {
-    const child = spawn('git', ['-C', top, '-c', 'core.quotePath=false', 'log', '--format=%x01%ct', '--name-only', '-z', '--no-renames'], {
+    // %D with no ref decorated is `grafted` only at a shallow clone's cut (CI's default checkout): that commit
+    // shows every file as added, so its time, NaN then, dates none.
+    const child = spawn('git', ['-C', top, '-c', 'core.quotePath=false', 'log', '--format=%x01%ct %D', '--decorate-refs=refs/-/', '--name-only', '-z', '--no-renames'], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    // -z output: "\x01<time>\0\n<path>\0<path>\0\x01<time>\0\n<path>\0…"
+    // -z output: "\x01<time> \0\n<path>\0<path>\0\x01<time> grafted\0\n<path>\0…"
     let pending = '';
     let time = Number.NaN;
     child.stdout.setEncoding('utf8');

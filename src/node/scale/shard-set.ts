@@ -14,7 +14,7 @@ import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/bu
 import { contentToken, numberedSetPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
-import { ofLongerSet, StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
+import { ofLongerSet, ofOtherSets, StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
 import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
 import { layOutRecords, type RecordChild } from './stem-records.js';
@@ -560,8 +560,9 @@ async function removeUnnamed(output: StagedOutput, { outDir, name }: ShardSettin
   const listing = (await readdir(outDir)).sort();
   // Children of this name, sharded or plain (an earlier generate's), not of another set: `NAME-news-00001` is a plain `NAME-news`'s (a sharded one is refused: checkNamesApart).
   const plain = numberedSetPattern(name);
-  const theirs = ofLongerSet(name, listing);
-  const child = (file: string): boolean => (plain.test(file) || childStemOf(file)?.startsWith(`${name}-`) === true) && !theirs(file);
+  const ours = (file: string): boolean => !keep.has(file) && (plain.test(file) || childStemOf(file)?.startsWith(`${name}-`) === true);
+  const theirs = await ofOtherSets(outDir, name, listing, listing.filter(ours));
+  const child = (file: string): boolean => ours(file) && !theirs.has(file);
   const removed: string[] = [];
   for (const file of listing) {
     if (keep.has(file) || !(child(file) || others.test(file))) continue;
