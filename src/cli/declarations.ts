@@ -95,7 +95,7 @@ const KEY_LOCATION: OptionSpec = { name: 'key-location', kind: 'text', value: 'U
 const ENDPOINT: OptionSpec = { name: 'endpoint', kind: 'text', value: 'URL', help: 'where to submit (default api.indexnow.org)' };
 const WRITE_KEY_FILE: OptionSpec = { name: 'write-key-file', kind: 'flag', help: 'write KEY.txt into the output folder (publish it)' };
 
-const INPUT_FORMAT: OptionSpec = { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension; stdin: its content)' };
+const INPUT_FORMAT: OptionSpec = { name: 'input-format', kind: 'choice', value: 'FMT', choices: ['text', 'csv', 'tsv', 'jsonl'], help: 'text, csv, tsv or jsonl (default: the extension)' };
 const COLUMNS: OptionSpec = { name: 'columns', kind: 'text', value: 'MAP', help: 'CSV/TSV columns by header, e.g. loc=Address,lastmod="Last Modified"' };
 const XSL: OptionSpec = { name: 'xsl', kind: 'text', value: 'URL', help: 'add <?xml-stylesheet type="text/xsl" href="URL"?>' };
 const NO_SCOPE: OptionSpec = { name: 'no-scope', kind: 'flag', help: 'accept URLs outside --base-url (cross-site submission via robots.txt)' };
@@ -125,7 +125,7 @@ Every URL is normalised, escaped, checked against the protocol's location rules,
   positionals: true,
   options: [
     { name: 'out', kind: 'text', value: 'DIR', help: 'directory to write into (required); created if missing, other files left alone' },
-    INPUT_FORMAT,
+    withNote(INPUT_FORMAT, 'stdin: its content'),
     COLUMNS,
     { name: 'lastmod', kind: 'text', value: 'now|DATE', help: 'lastmod of entries that have none (now: the run\'s start)' },
     { name: 'changefreq', kind: 'text', value: 'VALUE', help: 'changefreq of entries that have none (e.g. weekly)' },
@@ -420,10 +420,11 @@ without a file extension ends in /; never: a/index.html → a (the root stays /)
 nav, footer and aside.
 
 --initial-lastmod, for a page seen for the first time: git: the last commit of its source file
-(default; none when DIR is not in a git repository); mtime: the file's modification time; now: this
-build's time; none: no lastmod. --source-map FILE|RULE: JSON {"posts/a/index.html":
-"content/posts/a.md", …} (relative to FILE), or a rule 'posts/*/index.html=content/posts/*.md'
-(repeatable; the first whose source exists); a new or changed page takes its source's last commit.
+(default; none outside a git repository or before a shallow clone's history); mtime: the file's
+modification time; now: this build's time; none: no lastmod. --source-map FILE|RULE: JSON
+{"posts/a/index.html": "content/posts/a.md", …} (relative to FILE), or a rule
+'posts/*/index.html=content/posts/*.md' (repeatable; the first whose source exists); a new or
+changed page takes its source's last commit.
 
 --out: a folder inside DIR is served below --base-url, and the protocol then limits its sitemaps to
 URLs under that folder. --force replaces OUT/NAME.xml even when another generator wrote it (exit 2
@@ -549,7 +550,7 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
     { name: 'source', kind: 'text', value: 'MODULE', help: 'a module the workers import; it yields the entries of a part (below)' },
     { name: 'parts', kind: 'count', value: 'N', min: 1, max: 65536, help: 'parts the source is read in, one job each (default: --shards)' },
     { name: 'source-option', kind: 'text', value: 'KEY=VALUE', multiple: true, help: 'passed to the source module as options.KEY (repeatable)' },
-    { ...INPUT_FORMAT, help: 'text, csv, tsv or jsonl (default: the extension of the file or URL path)' },
+    INPUT_FORMAT,
     COLUMNS,
     { name: 'attempts', kind: 'count', value: 'N', min: 1, max: 100, help: 'tries per job before it fails for good, and its run with it (default 3)' },
     { name: 'run', kind: 'text', value: 'ID', help: 'the run to add (default: a new id) or to show (status)' },
@@ -564,8 +565,8 @@ succeeded. The coordinator waits for the run and exits with its outcome.`,
   ],
   notes: `MODULE: export default async function* (part, { parts, options }) { yield { loc, lastmod } }
 (entries as in JSON Lines, or arrays of them); the parts yield each entry once: see docs/scale.md.`,
-  exit: `0 published (status: no run failed), 1 published, some lines rejected or warned about, 2 usage or fatal error,
-or the run failed (nothing of it is published), 130 or 143 stopped by SIGINT or SIGTERM.`,
+  exit: `0 published (status: no run failed), 1 published with lines rejected or warned about, 2 usage or
+fatal error or a failed run (nothing published), 130 or 143 stopped by SIGINT or SIGTERM.`,
   examples: [
     'sitemapkit queue generate urls.txt --redis redis://q1 --out /mnt/maps --base-url https://a.example',
     'sitemapkit queue generate --source ./db.js --parts 64 --redis redis://q1 --out /mnt/maps ...',
