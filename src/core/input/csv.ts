@@ -41,7 +41,6 @@ const LINE_END = /[\n\r]/g;
  * where), then `end()`; handlers hear of records and errors synchronously, in order. A leading BOM is
  * dropped; outside quotes a CR ends the record (with the LF after it, if any); inside quotes it is kept.
  */
-
 export class CsvParser {
   private state = State.FieldStart;
   private fields: string[] = [];
@@ -404,7 +403,6 @@ export function httpDateToW3c(value: string): string | undefined {
  * validate, but a lastmod written as an HTTP date converted. Throws `ERR_SITEMAP_INPUT` (`input/csv`)
  * when the record has another number of fields than the header, or no `loc`, or (TSV) one in quotes.
  */
-
 export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
   if (fields.length !== columns.count) {
     throw new SitemapError(

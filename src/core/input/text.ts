@@ -114,7 +114,6 @@ export function locProblem(loc: string): string | undefined {
  * fragment); the trimmed line as `loc` when it is an absolute http(s) URL or a path starting with a
  * single `/`; else `error`. Whitespace or a control character inside the line is refused.
  */
-
 export function parseTextLine(line: string): TextLine | undefined {
   const s = line.trim();
   if (s.length === 0 || s.charCodeAt(0) === 0x23 /* # */) return undefined;
