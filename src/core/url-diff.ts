@@ -96,17 +96,13 @@ export class UrlDiffTable {
   private fields = new Int32Array(1 << 17);
   private states = new Uint8Array(1 << 16);
   private count = 0;
-  private changedCount = 0;
+  /** Changed candidates numbered so far (matchOld's numbers are 0 to this, exclusive). */
+  changed = 0;
   /** Distinct URLs of each source. */
   newUrls = 0;
   oldUrls = 0;
   /** Distinct URLs of NEW's second reading: fewer than newUrls when NEW lost one in between. */
   newSeen = 0;
-
-  /** Changed candidates numbered so far (matchOld's numbers are 0 to this, exclusive). */
-  get changed(): number {
-    return this.changedCount;
-  }
 
   /** First pass: a URL of NEW. False when NEW listed it before (the first occurrence counts). */
   addNew(hash1: number, hash2: number, fields1: number, fields2: number): boolean {
@@ -133,8 +129,8 @@ export class UrlDiffTable {
       return UNCHANGED_URL;
     }
     states[ordinal] = CHANGED;
-    fields[ordinal * 2] = this.changedCount;
-    return this.changedCount++;
+    fields[ordinal * 2] = this.changed;
+    return this.changed++;
   }
 
   /** Third pass: NEW again. ADDED, UNCHANGED_URL, REPEATED, UNKNOWN, or the number of a changed candidate. */
