@@ -283,8 +283,7 @@ function convert(input: DateInput, field: string): string {
  * @throws InvalidValueError with rule `${field}/invalid` (e.g. `lastmod/invalid`) for anything else.
  */
 export function toSitemapDate(input: DateInput, field = 'lastmod'): SitemapDate {
-  const text = convert(input, field);
-  return { text, epochMs: pEpochMs };
+  return { text: convert(input, field), epochMs: pEpochMs }; // in this order: convert sets pEpochMs
 }
 
 /** `toSitemapDate(input, field).text`. */
