@@ -230,20 +230,13 @@ function formatEpoch(t: number): string {
   const yh = (year / 100) | 0;
   const yl = year % 100;
   // Character codes: 48 '0', 45 '-', 84 'T', 58 ':', 46 '.', 90 'Z'.
-  if (ms === 0) {
-    return String.fromCharCode(
-      48 + ((yh / 10) | 0), 48 + (yh % 10), 48 + ((yl / 10) | 0), 48 + (yl % 10), 45,
-      48 + ((month / 10) | 0), 48 + (month % 10), 45, 48 + ((day / 10) | 0), 48 + (day % 10), 84,
-      48 + ((hour / 10) | 0), 48 + (hour % 10), 58, 48 + ((min / 10) | 0), 48 + (min % 10), 58,
-      48 + ((sec / 10) | 0), 48 + (sec % 10), 90,
-    );
-  }
-  return String.fromCharCode(
+  const text = String.fromCharCode(
     48 + ((yh / 10) | 0), 48 + (yh % 10), 48 + ((yl / 10) | 0), 48 + (yl % 10), 45,
     48 + ((month / 10) | 0), 48 + (month % 10), 45, 48 + ((day / 10) | 0), 48 + (day % 10), 84,
     48 + ((hour / 10) | 0), 48 + (hour % 10), 58, 48 + ((min / 10) | 0), 48 + (min % 10), 58,
-    48 + ((sec / 10) | 0), 48 + (sec % 10), 46, 48 + ((ms / 100) | 0), 48 + (((ms / 10) | 0) % 10), 48 + (ms % 10), 90,
+    48 + ((sec / 10) | 0), 48 + (sec % 10),
   );
+  return ms === 0 ? `${text}Z` : text + String.fromCharCode(46, 48 + ((ms / 100) | 0), 48 + (((ms / 10) | 0) % 10), 48 + (ms % 10), 90);
 }
 
 function fail(field: string, input: unknown, shown: string, what: string, reason: string, expected = EXPECTED): never {
@@ -290,8 +283,7 @@ function convert(input: DateInput, field: string): string {
  * @throws InvalidValueError with rule `${field}/invalid` (e.g. `lastmod/invalid`) for anything else.
  */
 export function toSitemapDate(input: DateInput, field = 'lastmod'): SitemapDate {
-  const text = convert(input, field);
-  return { text, epochMs: pEpochMs };
+  return { text: convert(input, field), epochMs: pEpochMs }; // in this order: convert sets pEpochMs
 }
 
 /** `toSitemapDate(input, field).text`. */

@@ -142,12 +142,7 @@ export class DiagnosticCollector {
 
 /** Exact counts by severity of a report's list: the `diagnostics/truncated` entry is not counted. */
 export function countDiagnostics(diagnostics: readonly Diagnostic[]): DiagnosticCounts {
-  const counts: DiagnosticCounts = { errors: 0, warnings: 0, infos: 0 };
-  for (const d of diagnostics) {
-    if (d.code === TRUNCATED_CODE) continue;
-    if (d.severity === 'error') counts.errors++;
-    else if (d.severity === 'warning') counts.warnings++;
-    else counts.infos++;
-  }
-  return counts;
+  const collector = new DiagnosticCollector({ maxPerCode: 0 });
+  for (const d of diagnostics) if (d.code !== TRUNCATED_CODE) collector.add(d);
+  return collector.counts;
 }

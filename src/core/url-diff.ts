@@ -90,7 +90,6 @@ export const UNKNOWN = -4;
  * after fingerprintFields). Two locs of one fingerprint are one URL: a chance of about n² / 2^65 (1 in
  * 90,000 for 2 × 10^7); the caller confirms a changed candidate exactly, not an unchanged one.
  */
-
 export class UrlDiffTable {
   private readonly locs = new FingerprintTable(1 << 16);
   /** Per ordinal: the fields' fingerprint (two int32), or, once a changed candidate, its number. */

@@ -106,11 +106,9 @@ function invalid(field: string, input: string, reason: string): InvalidValueErro
  * absolute URL `base`. Dot segments are left for WHATWG URL to remove, as for absolute input.
  */
 function resolveReference(ref: string, base: string): string {
-  const b = /^(https?:)(\/\/[^/?#]*)([^?#]*)(\?[^#]*)?/.exec(base);
-  const r = /^(\/\/[^/?#]*)?([^?#]*)(\?[^#]*)?(#[\s\S]*)?$/.exec(ref);
-  if (b === null || r === null) return ref;
-  const [, scheme, authority, basePath = '', baseQuery = ''] = b;
-  const [, refAuthority, path = '', query, fragment = ''] = r;
+  // Both match: `base` is a normalised http(s) URL, and every part of the reference is optional.
+  const [, scheme, authority, basePath = '', baseQuery = ''] = /^(https?:)(\/\/[^/?#]*)([^?#]*)(\?[^#]*)?/.exec(base) as RegExpExecArray;
+  const [, refAuthority, path = '', query, fragment = ''] = /^(\/\/[^/?#]*)?([^?#]*)(\?[^#]*)?(#[\s\S]*)?$/.exec(ref) as RegExpExecArray;
   if (refAuthority !== undefined) return `${scheme}${refAuthority}${path}${query ?? ''}${fragment}`;
   if (path === '') return `${scheme}${authority}${basePath}${query ?? baseQuery}${fragment}`;
   if (path.charCodeAt(0) === 0x2f) return `${scheme}${authority}${path}${query ?? ''}${fragment}`;
@@ -147,8 +145,7 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
       throw new InvalidValueError('loc/not-absolute', field, input, message);
     }
     s = resolveReference(s, normalizeBase(base)); // cached: normalize() checked the base already
-    m = SCHEME_RE.exec(s);
-    if (m === null) throw invalid(field, input, 'it cannot be resolved against the base URL');
+    m = SCHEME_RE.exec(s) as RegExpExecArray; // the base's http(s)
   }
   // RFC 3986 §3.1: schemes are case-insensitive; the canonical form is lower case.
   const scheme = (m[1] as string).toLowerCase();
@@ -194,12 +191,9 @@ function slowPath(s: string, input: string, field: string, base: string | undefi
   if (path === '') {
     path = '/'; // WHATWG: the empty path of an http(s) URL is "/"
   } else if (MAYBE_DOT_SEGMENT_RE.test(path)) {
-    // RFC 3986 §5.2.4 remove_dot_segments by WHATWG URL ("%2e" too); nothing else in the clean path changes.
-    try {
-      path = new URL(origin + path).pathname;
-    } catch {
-      throw invalid(field, input, 'its path cannot be parsed');
-    }
+    // RFC 3986 §5.2.4 remove_dot_segments by WHATWG URL ("%2e" too); nothing else in the clean path changes,
+    // and a path cannot fail to parse after an origin that parsed (the WHATWG path state has no failure).
+    path = new URL(origin + path).pathname;
   }
   return origin + path + rest.slice(q);
 }

@@ -41,7 +41,6 @@ const LINE_END = /[\n\r]/g;
  * where), then `end()`; handlers hear of records and errors synchronously, in order. A leading BOM is
  * dropped; outside quotes a CR ends the record (with the LF after it, if any); inside quotes it is kept.
  */
-
 export class CsvParser {
   private state = State.FieldStart;
   private fields: string[] = [];
@@ -285,6 +284,9 @@ export function knownColumnOf(name: string): KnownColumn | undefined {
   return COLUMN_ALIASES.get(aliasKey(name.trim()));
 }
 
+// A name in double quotes (a quote inside doubled), spaces around it: its text, and the closing quote if any.
+const QUOTED_NAME = /^ *"((?:[^"]|"")*)("?) */;
+
 /**
  * Reads `--columns`: comma-separated `COLUMN=NAME` pairs, COLUMN one of loc, lastmod, changefreq,
  * priority, NAME a header name, in double quotes when it holds a comma (`lastmod="Last, Modified"`,
@@ -302,26 +304,17 @@ export function parseColumnMapping(text: string): ColumnMapping {
     const key = text.slice(i, eq).trim().toLowerCase();
     if (!(KNOWN_COLUMNS as readonly string[]).includes(key)) usage(`${JSON.stringify(key)} is not one of ${KNOWN_COLUMNS.join(', ')}`);
     let name: string;
-    let j = eq + 1;
-    while (text.charCodeAt(j) === 0x20) j++;
-    if (text.charCodeAt(j) === QUOTE) {
-      name = '';
-      for (j++; ; j++) {
-        if (j >= text.length) usage('a quoted name has no closing quote');
-        if (text.charCodeAt(j) === QUOTE) {
-          if (text.charCodeAt(j + 1) !== QUOTE) break;
-          j++;
-        }
-        name += text[j];
-      }
-      j++;
-      while (text.charCodeAt(j) === 0x20) j++;
+    let j: number;
+    const quoted = QUOTED_NAME.exec(text.slice(eq + 1));
+    if (quoted !== null) {
+      if (quoted[2] === '') usage('a quoted name has no closing quote');
+      name = (quoted[1] as string).replaceAll('""', '"');
+      j = eq + 1 + quoted[0].length;
       if (j < text.length && text.charCodeAt(j) !== COMMA) usage(`unexpected text after the quoted name "${name}"`);
     } else {
-      const comma = text.indexOf(',', j);
-      const stop = comma === -1 ? text.length : comma;
-      name = text.slice(j, stop);
-      j = stop;
+      j = text.indexOf(',', eq + 1);
+      if (j === -1) j = text.length;
+      name = text.slice(eq + 1, j);
     }
     name = name.trim();
     if (name === '') usage(`no header name for ${key}`);
@@ -410,7 +403,6 @@ export function httpDateToW3c(value: string): string | undefined {
  * validate, but a lastmod written as an HTTP date converted. Throws `ERR_SITEMAP_INPUT` (`input/csv`)
  * when the record has another number of fields than the header, or no `loc`, or (TSV) one in quotes.
  */
-
 export function csvRecordToEntry(fields: readonly string[], columns: CsvColumns, kind: 'CSV' | 'TSV' = 'CSV'): UrlEntry {
   if (fields.length !== columns.count) {
     throw new SitemapError(

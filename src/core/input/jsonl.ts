@@ -135,7 +135,6 @@ function check(value: unknown, shape: Shape, path: string, onUnknown: UnknownFie
  * `ERR_SITEMAP_INPUT` with the field's path (`field "images[2].loc" must be a string, got a number`).
  * An unknown field is removed and reported to `onUnknownField`, or without it is an error.
  */
-
 export function parseJsonLine(line: string, onUnknownField?: UnknownFieldHandler): UrlEntry {
   let value: unknown;
   try {

@@ -41,6 +41,9 @@ function characterName(c: string): string {
 
 const quote = (s: string): string => show(s, 200);
 
+/** What a line that is another input format's first is said to look like. */
+const LOOKS_LIKE = { jsonl: 'looks like JSON Lines: use --input-format jsonl', csv: 'looks like a CSV header: use --input-format csv', tsv: 'looks like a TSV header: use --input-format tsv' } as const;
+
 /** The fields of a header line split at `separator`, unquoted and trimmed, lower case. */
 function headerNames(line: string, separator: string): string[] {
   return line.split(separator).map((f) => {
@@ -81,9 +84,7 @@ export function sniffInputFormat(line: string, locName?: string): SniffedFormat 
 function refusal(s: string, field = false): string {
   const what = `${quote(s)} is neither an absolute http(s) URL nor a path starting with /`;
   const format = field ? 'text' : sniffInputFormat(s);
-  if (format === 'jsonl') return `${what}: looks like JSON Lines: use --input-format jsonl`;
-  if (format === 'csv') return `${what}: looks like a CSV header: use --input-format csv`;
-  if (format === 'tsv') return `${what}: looks like a TSV header: use --input-format tsv`;
+  if (format !== 'text') return `${what}: ${LOOKS_LIKE[format]}`;
   if (s.startsWith('//')) return `${what}: a protocol-relative URL (no scheme): https:${s}?`;
   const host = BARE_HOST_RE.exec(s);
   if (host !== null && !FILE_EXTENSION_RE.test(host[1] as string)) return `${what}: looks like a URL without its scheme: https://${s}?`;
@@ -114,7 +115,6 @@ export function locProblem(loc: string): string | undefined {
  * fragment); the trimmed line as `loc` when it is an absolute http(s) URL or a path starting with a
  * single `/`; else `error`. Whitespace or a control character inside the line is refused.
  */
-
 export function parseTextLine(line: string): TextLine | undefined {
   const s = line.trim();
   if (s.length === 0 || s.charCodeAt(0) === 0x23 /* # */) return undefined;
@@ -123,9 +123,8 @@ export function parseTextLine(line: string): TextLine | undefined {
     const column = line.indexOf(s) + bad.index + 1;
     const format = sniffInputFormat(s);
     const hint =
-      format === 'jsonl' ? ': looks like JSON Lines: use --input-format jsonl'
-      : format === 'tsv' || (bad[0] === '\t' && (HTTP_URL_RE.test(s) || s.startsWith('/'))) ? ': looks like tab-separated values: use --input-format tsv'
-      : format === 'csv' ? ': looks like a CSV header: use --input-format csv'
+      format === 'tsv' || (bad[0] === '\t' && (HTTP_URL_RE.test(s) || s.startsWith('/'))) ? ': looks like tab-separated values: use --input-format tsv'
+      : format !== 'text' ? `: ${LOOKS_LIKE[format]}`
       : '; a URL has none (percent-encode it, e.g. %20 for a space, if it belongs to the URL)';
     return { error: `${quote(s)} contains ${characterName(bad[0])} at column ${column}${hint}` };
   }

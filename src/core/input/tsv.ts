@@ -1,7 +1,6 @@
 // TSV input, as `sitemapkit read --format tsv` prints it: a header as for CSV, then one record per
 // line; text/tab-separated-values allows no tab in a field, so `\t`, `\n`, `\r`, `\\`, and `\N` for NULL (as PostgreSQL's COPY).
 
-
 const ESCAPES: Readonly<Record<string, string>> = { t: '\t', n: '\n', r: '\r', '\\': '\\' };
 
 /** A field with its escapes read: `\t`, `\n`, `\r`, `\\`; any other backslash is kept as written; `\N` alone (NULL) is empty. */

@@ -72,10 +72,8 @@ const DEFAULT_CACHE_CONTROL = 'public, max-age=300';
 
 /** The strong ETag of some bytes: the first 128 bits of their SHA-256, in hex. */
 export async function strongEtag(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (let i = 0; i < 16; i++) hex += (digest[i] as number).toString(16).padStart(2, '0');
-  return `"${hex}"`;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes), 0, 16);
+  return `"${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}"`;
 }
 
 // How a file is answered: which bytes, under which headers.

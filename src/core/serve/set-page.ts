@@ -95,7 +95,6 @@ export async function setPagePolicy(): Promise<string> {
   return `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${await scriptHash}'; base-uri 'none'; form-action 'none'`;
 }
 
-
 export function renderSetPage(view: SetView, title: string): string {
   const e = escapeXmlAttribute;
   const newest = newestLastmod(view.files);

@@ -15,7 +15,6 @@ export function contentToken(crc: number): string {
  * The tokens to try for a child whose content has this CRC-32: the CRC itself, then others for when a
  * file of other bytes holds the name (a CRC collision, or other compression): no file is renamed over.
  */
-
 export function* contentTokens(crc: number): Generator<string> {
   yield contentToken(crc);
   for (let attempt = 1; ; attempt++) yield contentToken(crc ^ Math.imul(attempt, 0x9e3779b9));

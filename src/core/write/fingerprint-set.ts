@@ -16,8 +16,7 @@ export class FingerprintSet {
     this.mask = capacity - 1;
   }
 
-  /** Adds
- `text`; returns false when it (or a string with the same fingerprint) was already there. */
+  /** Adds `text`; returns false when it (or a string with the same fingerprint) was already there. */
   add(text: string): boolean {
     fingerprint(text);
     const h1 = FINGERPRINT[0] as number;

@@ -37,7 +37,6 @@ export async function* serializeSitemap(entries: Iterable<UrlEntry> | AsyncItera
       throw error;
     }
     if (ready.length > 0) {
-
       const out = ready;
       ready = [];
       yield* out;

@@ -75,10 +75,7 @@ function bareListener(handler: SitemapHandler | ((request: Request) => Promise<R
 }
 
 function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((error?: unknown) => void) | undefined, options: NodeListenerOptions): void {
-  if (answer.status === 404 && next !== undefined) {
-    next();
-    return;
-  }
+  if (answer.status === 404 && next !== undefined) return next();
   response.writeHead(answer.status, answer.headers as string[]);
   const body = answer.body;
   if (options.onResponse !== undefined && body instanceof Uint8Array) bodyBytes.set(response, body.byteLength);
@@ -132,14 +129,7 @@ function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse,
 }
 
 function fail(response: ServerResponse, error: unknown, next: ((error?: unknown) => void) | undefined): void {
-  if (next !== undefined) {
-    next(error);
-    return;
-  }
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  response.writeHead(500, ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store']);
-  response.end('internal error\n');
+  if (next !== undefined) next(error);
+  else if (response.headersSent) response.destroy();
+  else response.writeHead(500, ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store']).end('internal error\n');
 }
