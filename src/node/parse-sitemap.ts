@@ -16,7 +16,7 @@ import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { JsonLines } from '../core/model-json.js';
 import { SitemapDocument, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
+import { decompressed } from './decompress.js';
 import { ioErrorReason, rethrowing } from './io-errors.js';
 
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
@@ -247,10 +247,10 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
   }
   let dense = true;
   const bytes = decompressed(counted(), {
-    maxBytes: options.maxBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
-    maxDepth: options.maxGzipDepth ?? DEFAULT_MAX_GZIP_DEPTH,
-    ...(options.maxCompressedBytes !== undefined ? { maxCompressedBytes: options.maxCompressedBytes } : {}),
-    ...(options.gunzipChunkBytes !== undefined ? { chunkBytes: options.gunzipChunkBytes } : {}),
+    maxBytes: options.maxBytes,
+    maxDepth: options.maxGzipDepth,
+    maxCompressedBytes: options.maxCompressedBytes,
+    chunkBytes: options.gunzipChunkBytes,
     onDiagnostic: (d) => pipeline.diagnostic(d),
   });
   try {
