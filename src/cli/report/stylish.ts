@@ -141,12 +141,17 @@ function diagnosticRows(diagnostics: readonly Diagnostic[], paint: Paint, column
     code: printable(d.code),
     hint: d.hint === undefined ? undefined : printable(d.hint),
   }));
-  // Not Math.max(...rows): a spread of ~150,000 rows overflows the stack.
-  const widest = (column: (r: (typeof rows)[number]) => string): number => rows.reduce((most, r) => Math.max(most, width(column(r))), 0);
-  const positionWidth = widest((r) => r.position);
-  const severityWidth = widest((r) => r.severity);
-  let messageWidth = widest((r) => r.message);
-  const codeWidth = widest((r) => r.code);
+  // A loop, not Math.max(...rows): a spread of ~150,000 rows overflows the stack.
+  let positionWidth = 0;
+  let severityWidth = 0;
+  let messageWidth = 0;
+  let codeWidth = 0;
+  for (const r of rows) {
+    positionWidth = Math.max(positionWidth, width(r.position));
+    severityWidth = Math.max(severityWidth, width(r.severity));
+    messageWidth = Math.max(messageWidth, width(r.message));
+    codeWidth = Math.max(codeWidth, width(r.code));
+  }
   const messageStart = 2 + positionWidth + 2 + severityWidth + 2;
   const hintIndent = ' '.repeat(messageStart);
   // On a terminal, the message column takes what the others leave. Elsewhere no message is cut, and
