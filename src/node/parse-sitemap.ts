@@ -16,7 +16,7 @@ import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { JsonLines } from '../core/model-json.js';
 import { SitemapDocument, type SitemapDocumentOptions, type SitemapSummary } from '../core/read/document.js';
 import type { EntryPosition, ReaderSink, SitemapFormat } from '../core/read/types.js';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_GZIP_DEPTH, decompressed } from './decompress.js';
+import { decompressed } from './decompress.js';
 import { ioErrorReason, rethrowing } from './io-errors.js';
 
 /** Files are read in chunks of this size (DESIGN.md: large chunks across stream boundaries). */
@@ -182,10 +182,6 @@ function* sliced(bytes: Uint8Array): Generator<Uint8Array> {
 
 type Source = { kind: 'bytes'; chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>; file: string | undefined } | { kind: 'text'; text: string; file: string | undefined };
 
-function isObject(value: unknown): value is Record<string | symbol, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 function sourceOf(input: SitemapInput, options: ParseSitemapOptions): Source {
   const fromPath = (path: string): Source => {
     if (path.length === 0) throw new SitemapError('ERR_SITEMAP_API', 'the sitemap path is empty');
@@ -198,8 +194,8 @@ function sourceOf(input: SitemapInput, options: ParseSitemapOptions): Source {
   if (typeof input === 'string') return fromPath(input);
   if (input instanceof Uint8Array) return { kind: 'bytes', chunks: sliced(input), file: options.file };
   if (input instanceof ArrayBuffer) return { kind: 'bytes', chunks: sliced(new Uint8Array(input)), file: options.file };
-  const o: unknown = input;
-  if (isObject(o)) {
+  const o = input as Record<string | symbol, unknown> | null;
+  if (typeof o === 'object' && o !== null) {
     if (typeof o[Symbol.asyncIterator] === 'function') return { kind: 'bytes', chunks: iterableChunks(o as unknown as AsyncIterable<unknown>, shown), file: options.file };
     if (typeof o.text === 'string') return { kind: 'text', text: o.text, file: options.file };
     if (typeof o.path === 'string') return fromPath(o.path);
@@ -247,10 +243,10 @@ async function* drive(source: Source, options: ParseSitemapOptions, pipeline: Si
   }
   let dense = true;
   const bytes = decompressed(counted(), {
-    maxBytes: options.maxBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES,
-    maxDepth: options.maxGzipDepth ?? DEFAULT_MAX_GZIP_DEPTH,
-    ...(options.maxCompressedBytes !== undefined ? { maxCompressedBytes: options.maxCompressedBytes } : {}),
-    ...(options.gunzipChunkBytes !== undefined ? { chunkBytes: options.gunzipChunkBytes } : {}),
+    maxBytes: options.maxBytes,
+    maxDepth: options.maxGzipDepth,
+    maxCompressedBytes: options.maxCompressedBytes,
+    chunkBytes: options.gunzipChunkBytes,
     onDiagnostic: (d) => pipeline.diagnostic(d),
   });
   try {

@@ -7,6 +7,7 @@ import { ruleInfo } from '../../core/validate/rules.js';
 import { reportCounts, schemaVerdict, summarize, type FileReport } from '../../core/validate/types.js';
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
+import type { EntryPosition } from '../../core/read/types.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, wantsColor, type CliIo, type OutputStream } from '../io.js';
@@ -41,7 +42,8 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   let entriesDone = 0;
   let entriesNow = 0;
   let current = '';
-  const progress = Progress.ofEntries(io, !quiet, (ms) => validateProgressLine(current, reports.length, entriesDone + entriesNow, ms), () => entriesDone + entriesNow);
+  const entries = (): number => entriesDone + entriesNow;
+  const progress = Progress.ofEntries(io, !quiet, (ms) => `validating ${current}: ${plural(entries(), 'entry', 'entries')}, ${plural(reports.length, 'file')} done, ${formatCount(ratePerSecond(entries(), ms))} entries/s`, entries);
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
 
   /** Validates one input with `check`, collecting the children an index lists for --follow. */
@@ -82,7 +84,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       unreadable++;
       // The reports say it too: a CI step that reads only the JUnit or SARIF file must not see green.
       // Every format counts it from here: a file, and its input/unreadable error.
-      const report = unreadableReport(file, error.message);
+      const report: FileReport = { file, format: undefined, entries: 0, diagnostics: [{ code: 'input/unreadable', severity: 'error', message: error.message, file }] };
       reports.push(report);
       stream?.unreadable?.(report);
       return undefined;
@@ -131,16 +133,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-/** One `input/unreadable` error, no verdict. */
-function unreadableReport(file: string, message: string): FileReport {
-  return { file, format: undefined, entries: 0, diagnostics: [{ code: 'input/unreadable', severity: 'error', message, file }] };
-}
-
-interface Child {
-  loc: string;
-  line: number;
-  column: number;
-}
+type Child = EntryPosition & { loc: string };
 
 /**
  * --follow: validates the children of an index file where they sit relative to it (localChildPath),
@@ -287,10 +280,6 @@ function clearingFirst(stream: OutputStream, progress: Progress): OutputStream {
       return stream.write(text);
     },
   };
-}
-
-function validateProgressLine(file: string, filesDone: number, entries: number, elapsedMs: number): string {
-  return `validating ${file}: ${plural(entries, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(entries, elapsedMs))} entries/s`;
 }
 
 function render(format: ReportFormat, reports: readonly FileReport[]): string {

@@ -145,11 +145,7 @@ export function hasScheme(ref: string): boolean {
 
 /** `ref` resolved against the absolute http(s) URL `base` (RFC 3986 §5), or undefined when that fails. */
 export function resolveReference(ref: string, base: string): string | undefined {
-  try {
-    return new URL(ref, base).href;
-  } catch {
-    return undefined;
-  }
+  return URL.canParse(ref, base) ? new URL(ref, base).href : undefined;
 }
 
 /**

@@ -69,8 +69,6 @@ export const XML_READER_CODES: Readonly<Record<string, Severity>> = Object.freez
   'budget/entries': 'error',
 });
 
-const DEFAULT_MAX_DEPTH = 256;
-
 /** Flag on a context-stack slot: the element declared namespaces. */
 const NS_DECLARED = 0x100;
 
@@ -760,7 +758,8 @@ export function readXmlSitemapText(text: string, budgets: ReaderBudgets = {}): X
     budgets,
   );
   const tokenizer = new XmlTokenizer(reader, {
-    maxDepth: budgets.maxDepth ?? DEFAULT_MAX_DEPTH,
+    // The tokenizer's default depth is the reader's; its default value length is ten times longer.
+    maxDepth: budgets.maxDepth,
     maxValueLength: budgets.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH,
   });
   tokenizer.write(textAfterBom(text));

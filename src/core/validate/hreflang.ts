@@ -17,7 +17,7 @@ import type { EntryPosition } from '../read/types.js';
 import { escapeXmlAttribute } from '../xml/escape.js';
 import { languageTagProblem, type LanguageTagProblem } from './language-tag.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
-import { FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
+import { doubled, FingerprintTable, type FingerprintSet } from '../fingerprint-table.js';
 import type { RuleInfo } from './types.js';
 
 /** The hreflang rules by code: default severity and title (types.ts RuleInfo; docs/rules.md has the long form). */
@@ -350,7 +350,7 @@ class AlternateGraph {
 
   /** Room for `more` records (grown here, before the loops that fill them). */
   private reserve(more: number): void {
-    while ((this.size + more) * FIELDS > this.records.length) this.records = grown(this.records);
+    while ((this.size + more) * FIELDS > this.records.length) this.records = doubled(this.records);
   }
 
   /** A url's record (`again`: its page is counted already); the index of its first field. */
@@ -377,7 +377,7 @@ class AlternateGraph {
 
   /** Pages without alternates (Lane.pages quads), kept as they are: records later. */
   addPages(pages: Int32Array, from: number, count: number): void {
-    while ((this.lanePageCount + count) * 4 > this.lanePages.length) this.lanePages = grown(this.lanePages);
+    while ((this.lanePageCount + count) * 4 > this.lanePages.length) this.lanePages = doubled(this.lanePages);
     this.lanePages.set(pages.subarray(from * 4, (from + count) * 4), this.lanePageCount * 4);
     const runs = this.laneRuns;
     const last = runs.length - 3;
@@ -447,7 +447,7 @@ class AlternateGraph {
         continue;
       }
       if (seen !== undefined ? seen.add(hash1, hash2, 0) !== -1 : this.hasLink(start, this.linkCount, hash1, hash2)) continue;
-      if ((this.linkCount + 1) * 2 > this.links.length) this.links = grown(this.links);
+      if ((this.linkCount + 1) * 2 > this.links.length) this.links = doubled(this.links);
       this.links[this.linkCount * 2] = hash1;
       this.links[this.linkCount * 2 + 1] = hash2;
       this.linkCount++;
@@ -578,11 +578,5 @@ class AlternateGraph {
     this.languageIndex.set(hreflang, this.languages.length - 1);
     return this.languages.length - 1;
   }
-}
-
-function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
 
