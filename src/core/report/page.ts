@@ -22,7 +22,8 @@ const attr = escapeXmlAttribute;
 const count = formatCount;
 
 function bytes(value: number): string {
-  const [unit, size] = value >= 1_048_576 ? ['MB', 1_048_576] : value >= 1024 ? ['KB', 1024] : ['bytes', 1];
+  // The unit goes up where the figure would round to 1024.0 of the one below.
+  const [unit, size] = value >= 1023.95 * 1024 ? ['MB', 1_048_576] : value >= 1024 ? ['KB', 1024] : ['bytes', 1];
   return size === 1 ? plural(value, 'byte') : `${(value / size).toFixed(1)} ${unit}`;
 }
 

@@ -211,6 +211,17 @@ test('the headroom to the limits is to the profile the files were held to: --lim
   assert.match(summary('legacy'), /<dd class="bad">11\.6 MB<small>of 10\.0 MB: over the limit<\/small>/);
 });
 
+test('a size just under 1 MiB is "1.0 MB", not "1024.0 KB": the unit follows the rounded figure', () => {
+  const summary = (plainBytes: number): string => {
+    const agg = new ReportAggregator({ source: 'test', now: NOW, sitemapkitVersion: '0.0.0', onRows: () => {} });
+    feed(agg, 'a.xml', [{ loc: 'https://example.com/' }], { plainBytes });
+    return /<section id="summary".*?<\/section>/s.exec(reportPageParts(agg.finish('')).head)?.[0] ?? '';
+  };
+  assert.match(summary(1_048_575), /<dd>1\.0 MB<small>/);
+  assert.match(summary(1_048_524), /<dd>1023\.9 KB<small>/);
+  assert.match(summary(1_023), /<dd>1,023 bytes<small>/);
+});
+
 test('problems carry the rule\'s title, Search Console wording and a fix; rows the flags of problems found after them', () => {
   const { agg, rows } = aggregator();
   agg.startFile({ name: 's.xml', parent: -1 });
