@@ -234,6 +234,8 @@ test('"-" for a FILE, DIR or PATH option is a usage error, not a file or folder 
     [['discover', 'https://e.com/', '--out=-'], '--out needs a path, got "-" (standard input or output cannot stand for a FILE here; ./- is a file named -)'],
     [['robots', '--sitemap', 'https://e.com/s.xml', '--file', '-'], '--file needs a path, got "-" (standard input or output cannot stand for a PATH here; ./- is a file named -)'],
     [['generate', 's.xml', '--input-format', 'text', '--base-url', 'https://e.com/', '--out', '-'], '--out needs a path, got "-" (standard input or output cannot stand for a DIR here; ./- is a file named -)'],
+    // Not "cannot read the change feed …/-: no such file".
+    [['apply', '-', '--out', 'o'], 'standard input (-) cannot be applied: save the change feed to a file'],
   ];
   await usageErrors(cases, dir);
   assert.deepEqual(readdirSync(dir), ['s.xml'], 'no "-" written');

@@ -14,6 +14,7 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(APPLY, argv, io, (args) => {
     if (!args.has('out')) throw new UsageError('--out DIR is required (the folder of the set)');
     if (args.positionals.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
+    if (args.positionals.includes('-')) throw new UsageError('standard input (-) cannot be applied: save the change feed to a file');
   });
   if ('exit' in line) return line.exit;
   const { args } = line;
