@@ -140,6 +140,8 @@ class PendingRows {
 
 export class ReportAggregator {
   private readonly files: ReportFile[] = [];
+  /** The first file of each name: a finding about a file already read counts for it without a scan. */
+  private readonly fileByName = new Map<string, ReportFile>();
   /** The file being read, the last of `files`. */
   private current: ReportFile | undefined;
   /** Whether the current file's reading is over (endFile): its counts are in. */
@@ -188,6 +190,7 @@ export class ReportAggregator {
     const { parent, name, indexLastmod, http } = start;
     const file: ReportFile = { parent, name, kind: 'unknown', entries: 0, bytes: 0, plainBytes: 0, gzipped: false, errors: 0, warnings: 0, ...definedOnly({ indexLastmod, http }) };
     this.files.push(file);
+    if (!this.fileByName.has(name)) this.fileByName.set(name, file);
     this.current = file;
     this.currentEnded = false;
     this.found.errors = 0;
@@ -239,7 +242,7 @@ export class ReportAggregator {
     problem.count++;
     // The file being read counts its own at its end (endFile); the walk's findings about a file already
     // read (`index/nested`) count for that file; those of no file of the set in the summary only.
-    const counts = !ofSet ? this.elsewhere : !this.currentEnded && d.file === this.current?.name ? this.found : this.files.find((f) => f.name === d.file) ?? this.elsewhere;
+    const counts = !ofSet ? this.elsewhere : !this.currentEnded && d.file === this.current?.name ? this.found : (d.file === undefined ? undefined : this.fileByName.get(d.file)) ?? this.elsewhere;
     if (d.severity === 'error') counts.errors++;
     else if (d.severity === 'warning') counts.warnings++;
     if (problem.examples.length < REPORT_SAMPLES) problem.examples.push({ file: d.file ?? '', message: own(d.message), ...definedOnly({ line: d.line, column: d.column }) });
