@@ -90,9 +90,9 @@ function d2(s: string, i: number): number {
 }
 
 /**
- * Parses `raw` into the scratch results: undefined, or why it is not a W3C Datetime. Long: one pass over
- * the grammar, each part checked where it is read.
+ * Parses `raw` into the scratch results: undefined, or why it is not a W3C Datetime.
  */
+// eslint-disable-next-line max-lines-per-function -- one pass over the grammar, each part checked where it is read
 function parseInto(raw: string, unicodeTrim = false): string | undefined {
   // Trim only when an end is not a digit/Z. A value read from XML keeps a no-break space (the schema
   // collapses XML whitespace only); an API caller's string, say from a spreadsheet, loses it.

@@ -65,7 +65,7 @@ export class CsvParser {
     private readonly maxRecordLength = Number.POSITIVE_INFINITY,
   ) {}
 
-  // Long: one loop whose states (RFC 4180 quoting) share the position, the field and the record's line.
+  // eslint-disable-next-line max-lines-per-function -- one loop whose states (RFC 4180 quoting) share the position, the field and the record's line
   push(text: string): void {
     if (this.ended) throw new SitemapError('ERR_SITEMAP_API', 'CsvParser.push() called after end()');
     let i = 0;

@@ -125,7 +125,7 @@ function canonicalLine(url: string, oldContent: string): string {
  * Every other byte stays, a BOM too. Throws what {@link sitemapLineUrl} throws, and
  * `ERR_SITEMAP_OPTION` for a `robotsUrl` that is not an absolute http(s) URL.
  */
-// Long: one pass over the lines applying the rules above in order (keep, rewrite, remove, insert).
+// eslint-disable-next-line max-lines-per-function -- one pass over the lines applying the rules above in order (keep, rewrite, remove, insert)
 export function setSitemapLines(robotsText: string, sitemapUrls: readonly string[], options: SitemapLinesOptions = {}): SitemapLinesEdit {
   // Keyed by comparableUrl: %7E and ~ name one sitemap (RFC 3986 §6.2.2), as discover and validate compare URLs.
   const wanted = new Map<string, string>();

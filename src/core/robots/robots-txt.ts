@@ -128,7 +128,7 @@ function userAgentToken(value: string): string {
  * Parses robots.txt text. `robotsUrl`, the absolute URL it was fetched from, resolves relative Sitemap
  * values; anything else throws `ERR_SITEMAP_OPTION`.
  */
-// Long: mostly the line handler, a closure over the groups (RFC 9309 §2.1) and result it builds.
+// eslint-disable-next-line max-lines-per-function -- mostly the line handler, a closure over the groups (RFC 9309 §2.1) and result it builds
 export function parseRobotsTxt(text: string, robotsUrl: string): RobotsTxt {
   if (!URL.canParse(robotsUrl)) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `parseRobotsTxt() needs the absolute URL of the robots.txt, got ${quoteValue(robotsUrl)}`);

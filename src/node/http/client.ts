@@ -265,7 +265,7 @@ export class HttpClient {
     return asked !== undefined && asked > longest ? `${attempts}; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : attempts;
   }
 
-  // Long: the redirects of one attempt share its deadline, signal and slot, released on every way out.
+  // eslint-disable-next-line max-lines-per-function -- the redirects of one attempt share its deadline, signal and slot, released on every way out
   private async attempt(url: string, request: HttpRequest, attempts: number): Promise<Attempt> {
     // The first hop's slot is waited for before the request's signal, deadline and closures are made:
     // an index's 50,000 children wait at the cost of a promise each (~7 KB each with them).
