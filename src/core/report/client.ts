@@ -29,6 +29,7 @@ declare const URL: { createObjectURL(blob: Blob): string; revokeObjectURL(url: s
 declare function requestAnimationFrame(callback: () => void): void;
 
 /** `bidiControls`: characters whose escape a cell shows (page.ts). */
+// eslint-disable-next-line max-lines-per-function -- page.ts inlines it with toString(): one self-contained function, its parts share the rows' state
 export function reportClient(bidiControls: RegExp): void {
   const byId = (id: string): Elem => {
     const found = document.getElementById(id);
