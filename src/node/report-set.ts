@@ -341,7 +341,7 @@ function sniffGzip(input: SitemapInput, cwd: string): [SitemapInput, () => boole
 }
 
 /**
- * The changes from `previous` to `current`: counts per file of the new set (a removed URL's by name), and
+ * The changes from `previous` to `current`: counts per file of the new set (a removed URL's by its place in it), and
  * examples. A document of `previous` not read whole is a problem of the report (the set's own are already).
  */
 async function compare(previous: SitemapSource, current: SitemapSource, aggregator: ReportAggregator, options: WriteReportOptions & Pick<Reading, 'cwd' | 'guard'>): Promise<NonNullable<ReportModel['compare']>> {
@@ -353,14 +353,16 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
   };
   const examples: NonNullable<ReportModel['compare']>['examples'] = [];
   const removedExamples: typeof examples = [];
-  // NEW is read first: a removed URL goes to the new set's file of its name, a .gz twin's too (sitemap.xml.gz, sitemap.xml).
-  const twin = (file: string): string => basename(file).replace(/\.gz$/i, '');
+  // NEW is read first: a removed URL goes to the new set's file at its place under the set's folder
+  // (en/sitemap.xml, not de/sitemap.xml), a .gz twin's too (sitemap.xml.gz, sitemap.xml).
+  const folders = { old: '', new: '' };
+  const twin = (file: string, side: 'old' | 'new'): string => (file.startsWith(folders[side]) ? file.slice(folders[side].length) : file).replace(/\.gz$/i, '');
   const newFiles = new Map<string, string>();
   let added = 0;
   let changed = 0;
   const summary = await diffSitemaps(previous, current, {
     removed: (loc, oldFile) => {
-      const file = newFiles.get(twin(oldFile)) ?? oldFile;
+      const file = newFiles.get(twin(oldFile, 'old')) ?? oldFile;
       count('removed', file);
       if (removedExamples.length < REPORT_SAMPLES) removedExamples.push({ kind: 'removed', loc: own(loc), file });
     },
@@ -376,7 +378,8 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
     cwd: options.cwd,
     onDocument: (input, document, side) => {
       options.guard(input, document);
-      if (side === 'new') newFiles.set(twin(document.name), document.name);
+      if (side !== undefined && document.number === 0) folders[side] = document.name.replace(/[^/\\]*$/, '');
+      if (side === 'new') newFiles.set(twin(document.name, side), document.name);
     },
     ...definedOnly({ client: options.client, maxBytes: options.maxBytes, maxEntries: options.maxEntries }),
     onProgress: (_pass, urls) => options.onProgress?.('comparing', urls, ''),

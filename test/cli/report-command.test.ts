@@ -222,6 +222,24 @@ describe('sitemapkit report', () => {
     assert.deepEqual(compare.examples.filter((e) => e.kind === 'removed').map((e) => e.file), [join('new', 'one.xml'), join('new', 'two.xml')]);
   });
 
+  it('--compare: a removed URL is counted under the new set\'s file at its place under the set\'s folder, not another folder\'s file of that name', async () => {
+    const dir = tempDir();
+    for (const [name, en, de] of [['old', [url('/en/a'), url('/en/gone')], [url('/de/a')]], ['new', [url('/en/a')], [url('/de/a'), url('/de/new')]]] as const) {
+      for (const [lang, urls] of [['en', en], ['de', de]] as const) {
+        mkdirSync(join(dir, name, lang), { recursive: true });
+        writeFileSync(join(dir, name, lang, 'sitemap.xml'), urlset(urls));
+      }
+      writeFileSync(join(dir, name, 'sitemap.xml'), index([`${SITE}/en/sitemap.xml`, `${SITE}/de/sitemap.xml`]));
+    }
+    const result = await runCli(['report', 'new', '--compare', 'old', '--out', 'r.html'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const compare = readReport(join(dir, 'r.html')).model.compare;
+    assert.deepEqual(compare?.perFile.sort((a, b) => (a.file < b.file ? -1 : 1)), [
+      { file: join('new', 'de', 'sitemap.xml'), added: 1, removed: 0, changed: 0 },
+      { file: join('new', 'en', 'sitemap.xml'), added: 0, removed: 1, changed: 0 },
+    ]);
+  });
+
   it('--compare: a child missing from either set is a problem of the report, as without --compare, and the comparison goes on', async () => {
     const dir = tempDir();
     for (const [name, one, two] of [['old', [url('/same'), url('/gone')], undefined], ['new', [url('/same')], [url('/kept')]], ['full', [url('/same'), url('/gone')], [url('/kept')]]] as const) {
