@@ -213,6 +213,15 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
+  test('sorting by lastmod puts a date before 1970 first, not with the rows that have none', async () => {
+    const rows = ['2024-01-01', '', '1969-07-20', '1900-01-01T00:00:00Z'].map((lastmod, i) => `https://www.example.com/${i}\t${lastmod}\t1\t\t\t0\t0\t`);
+    const { page } = await open(small('old-dates.html', syntheticModel(rows.length), rows));
+    await page.click('#url-table thead button >> text=lastmod');
+    await page.waitForFunction(() => document.querySelectorAll('#url-table thead th')[1]?.getAttribute('aria-sort') === 'ascending' && !document.querySelector('#url-status')?.textContent?.startsWith('Sorting'));
+    assert.deepEqual(await page.locator('#url-rows tr td:nth-of-type(1)').allTextContents(), ['1900-01-01T00:00:00Z', '1969-07-20', '2024-01-01', '']);
+    await page.close();
+  });
+
   test('the CSV export holds exactly the rows the filter shows, quoted per RFC 4180, formulas as text', async () => {
     const rows = [...smallRows, 'https://www.example.com/item-1,"quoted"\t2026-01-01\t2\t\t\t0\t0\tw', '=HYPERLINK("http://evil.example/item-1")\t\t1\t\t\t0\t0\te'];
     const { page, requests } = await open(small('csv.html', syntheticModel(1001), rows));

@@ -129,15 +129,15 @@ export function reportClient(bidiControls: RegExp): void {
   function sortOrder(column: number): Uint32Array {
     const cached = sortOrders.get(column);
     if (cached !== undefined) return cached;
-    // URL and notes as text; else numbers: dates as time, the file by name, changefreq from always to never; empty values last.
+    // URL and notes as text; else numbers: dates as time (1969 a negative one), the file by name, changefreq from always to never; empty and unknown values last.
     const fileRank = new Map([...fileNames].sort().map((name, rank) => [name, rank]));
-    const frequencies = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'];
+    const frequencies = new Map(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'].map((value, rank) => [value, rank]));
     const key = (value: string): number => {
       const number = value === '' ? NaN
         : column === 1 ? Date.parse(value)
           : column === 2 ? (fileRank.get(fileNames[Number(value)] ?? '') ?? NaN)
-            : column === 3 ? frequencies.indexOf(value) : Number(value);
-      return Number.isNaN(number) || number < 0 ? Infinity : number;
+            : column === 3 ? (frequencies.get(value) ?? NaN) : Number(value);
+      return Number.isNaN(number) ? Infinity : number;
     };
     // Plain arrays: V8 sorts them with a comparator several times faster than a Uint32Array. The keys
     // of one column are all strings or all numbers: `<` orders either.
