@@ -353,8 +353,7 @@ async function compare(previous: SitemapSource, current: SitemapSource, aggregat
   };
   const examples: NonNullable<ReportModel['compare']>['examples'] = [];
   const removedExamples: typeof examples = [];
-  // NEW is read first: a removed URL goes to the new set's file at its place under the set's folder
-  // (en/sitemap.xml, not de/sitemap.xml), a .gz twin's too (sitemap.xml.gz, sitemap.xml).
+  // NEW is read first: a removed URL goes to the new set's file at its place under the set's folder, a .gz twin's too (en/sitemap.xml.gz, en/sitemap.xml).
   const folders = { old: '', new: '' };
   const twin = (file: string, side: 'old' | 'new'): string => (file.startsWith(folders[side]) ? file.slice(folders[side].length) : file).replace(/\.gz$/i, '');
   const newFiles = new Map<string, string>();
