@@ -707,7 +707,7 @@ or a URL (an index's children fetched too). URLs are compared, not files.`,
   notes: `Output: "- URL" removed (in OLD's order), then "+ URL" added and "~ URL lastmod A \u2192 B, ..."
 changed (in NEW's order), then a summary line. Problems of the inputs go to standard error, one per
 line: FILE:LINE:COL: severity code message. Memory: a fingerprint table (~30-50 bytes a URL, no URL
-kept), not a spill to disk; NEW is read twice (a URL source is fetched twice).`,
+kept; changed URLs' old entries go to a temporary file); NEW is read twice (a URL fetched twice).`,
   exit: '0 the same URLs with the same fields, 1 they differ, 2 usage error or an input that cannot be read.',
   examples: [
     'sitemapkit diff old/sitemap.xml public/sitemap.xml',
