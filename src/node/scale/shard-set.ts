@@ -525,11 +525,11 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
  * `news-x` of `sitemap` and `x` of `sitemap-news` are both `sitemap-news-x`, so neither could tell its
  * old children (to remove them) from the other's. Beside a set of another kind named `name-…` (build's,
  * generate's), only `children` (names or stems) of that name are refused: they would be kept as its, stale for ever.
+ * `unpublished`: sharded sets being written, with no manifest yet.
  */
-export async function checkNamesApart(outDir: string, name: string, children: Iterable<string> = []): Promise<void> {
+export async function checkNamesApart(outDir: string, name: string, children: Iterable<string> = [], unpublished: readonly string[] = []): Promise<void> {
   const listing = await readdir(outDir);
-  for (const file of listing) {
-    const other = /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1];
+  for (const other of [...listing.map((file) => /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1]), ...unpublished]) {
     if (other === undefined || !(other.startsWith(`${name}-`) || name.startsWith(`${other}-`))) continue;
     const [short, long] = other.length < name.length ? [other, name] : [name, other];
     throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the sharded set "${other}": their children's names overlap (section ${long.slice(short.length + 1)}-x of "${short}" and x of "${long}" are both ${long}-x); give one of them another name or folder`);
