@@ -208,6 +208,11 @@ test('the coordinator adds one job whatever the shard count or the children an a
   const [status] = await queueStatus(redis.url, 'many', run);
   assert.equal(status?.state, 'waiting');
   assert.deepEqual(status?.jobs, {});
+  // A source's split jobs too: 65,536 parts, one job added (a flow of 16,384 outlasted the lock of its add: never added).
+  const source = join(dir, 'source.mjs');
+  writeFileSync(source, 'export default function* () {}');
+  const parted = await enqueueGenerate({ redis: redis.url, queue: 'many-parts', out: join(dir, 'parted'), shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, source: { path: source, parts: 65_536, options: {} } });
+  assert.deepEqual(await raw.lrange('bull:many-parts:wait', 0, -1), [`${parted.run}.set`]);
   // An apply's child jobs too: every child touched (4 sections × 30 shards), one job added; a worker's parent adds them and the run is done.
   const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
   const set = join(dir, 'applied');

@@ -10,7 +10,7 @@ import { checkShards, LAYOUT_VERSION } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, removeScratch, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, removeScratch, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { emptyInput } from './generate-sharded.js';
@@ -61,22 +61,14 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
 }
 
 async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage, redis: Coordinator): Promise<EnqueuedRun> {
-  const base = { run, out: storage.localDir, shards, set: options.set, layout: LAYOUT_VERSION };
   let entries = 0;
   let rejected = 0;
   let warnings = 0;
-  // The parent adds the shard jobs itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
-  // shard jobs held 900 MB of the coordinator.
-  const parts = options.source?.parts;
-  const parent: SetJob = { ...base, kind: 'set', mode: 'generate', step: 'split', ...(parts !== undefined ? { parts } : {}) };
-  let children: FlowJob[] = [];
-  if (options.source !== undefined) {
-    const { path, options: sourceOptions } = options.source;
-    children = Array.from({ length: parts as number }, (_, part) => {
-      const data: SplitJob = { ...base, kind: 'split', source: path, part, parts: parts as number, sourceOptions };
-      return { name: 'split', queueName: options.queue, data, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'split', part), failParentOnFailure: true } };
-    });
-  } else {
+  // The parent adds its children itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
+  // shard jobs held 900 MB of the coordinator, and one of 16,384 parts outlasted the lock of its add.
+  const { source } = options;
+  const parent: SetJob = { run, out: storage.localDir, shards, set: options.set, layout: LAYOUT_VERSION, kind: 'set', mode: 'generate', step: source === undefined ? 'split' : 'parts', ...(source !== undefined ? { parts: source.parts, source: { source: source.path, sourceOptions: source.options } } : {}) };
+  if (source === undefined) {
     const files = new ShardFiles(storage, options.set, shards, (shard) => shardInput(run, shard), options.onProblem);
     try {
       for (const input of options.inputs ?? []) await splitInput(input, files, options);
@@ -90,7 +82,7 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
     if (entries === 0) throw emptyInput(rejected);
     parent.routed = entries;
   }
-  await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
+  await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
   return { run, entries, rejected, warnings };
 }
 
