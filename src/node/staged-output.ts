@@ -27,7 +27,7 @@ const HOST_TAG = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
 /** `.TARGET.tmp-PID-HOST-TIME-N`: the temporary file writeFileAtomic writes beside TARGET. */
 const TEMP_FILE = /^\.(.+)\.tmp-(\d+(?:-[0-9a-z]+)+)$/;
 /** `.sitemapkit-lock-NAME`, holding `PID HOST`: the run writing the set NAME into the folder. */
-const LOCK_PREFIX = '.sitemapkit-lock-';
+export const LOCK_PREFIX = '.sitemapkit-lock-';
 /** Characters of a whole text handed to the compressor at a time. */
 const BLOCK = 256 * 1024;
 

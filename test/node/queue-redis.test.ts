@@ -208,6 +208,11 @@ test('the coordinator adds one job whatever the shard count or the children an a
   const [status] = await queueStatus(redis.url, 'many', run);
   assert.equal(status?.state, 'waiting');
   assert.deepEqual(status?.jobs, {});
+  // A source's split jobs too: 65,536 parts, one job added (a flow of 16,384 outlasted the lock of its add: never added).
+  const source = join(dir, 'source.mjs');
+  writeFileSync(source, 'export default function* () {}');
+  const parted = await enqueueGenerate({ redis: redis.url, queue: 'many-parts', out: join(dir, 'parted'), shards: 1, set: { baseUrl: 'https://example.com/' }, attempts: 1, source: { path: source, parts: 65_536, options: {} } });
+  assert.deepEqual(await raw.lrange('bull:many-parts:wait', 0, -1), [`${parted.run}.set`]);
   // An apply's child jobs too: every child touched (4 sections × 30 shards), one job added; a worker's parent adds them and the run is done.
   const { writeShardedSet } = await import('../../src/node/scale/generate-sharded.js');
   const set = join(dir, 'applied');
@@ -630,6 +635,8 @@ test('runs on two queues are two runs on one set when their folder is one: the s
   const { run } = await enqueue('queue-a');
   await assert.rejects(enqueue('queue-b'), { code: 'ERR_SITEMAP_WRITE', message: new RegExp(`^run ${run} of queue queue-a is writing the sitemaps "sitemap" into ${set}`) });
   assert.deepEqual(await queueStatus(redis.url, 'queue-b'), []);
+  // The refused run removed none of the first one's scratch files (it took them for a dead run's).
+  assert.deepEqual(readdirSync(join(set, SCRATCH)), [run]);
 });
 
 test('a forced close while a close waits for the jobs at hand (the worker\'s second signal) releases them at once: another worker takes the job over', { skip, timeout: 30_000 }, async (t) => {
@@ -694,4 +701,35 @@ test("a worker refuses a job planned with another layout (a coordinator of anoth
   assert.equal(status.state, 'failed');
   assert.match(status.reason ?? '', /planned with the layout 2, and this worker writes layout \d+: run workers of the coordinator's version/);
   assert.equal(existsSync(join(set, 'sitemap.xml')), false);
+});
+
+test('a run whose set overlaps the set another queue\'s run is writing in the folder (sitemap beside sitemap-news, neither published yet) is refused when it is added, not by its index job after its shards', { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-queued-names-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/news-x/a\nhttps://example.com/x/b\n');
+  const set = join(dir, 'set');
+  const enqueue = (queue: string, name: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue, out: set, shards: 1, set: { baseUrl: 'https://example.com/', name }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  await enqueue('names-a', 'sitemap-news');
+  await assert.rejects(enqueue('names-b', 'sitemap'), { code: 'ERR_SITEMAP_STATE', message: /the set "sitemap" cannot be published in \S+ beside the sharded set "sitemap-news"/ });
+  assert.deepEqual(await queueStatus(redis.url, 'names-b'), []);
+  assert.deepEqual(readdirSync(join(set, SCRATCH)).length, 1);
+});
+
+test("runs of two queues writing two sets of one folder: the second's coordinator leaves the first's scratch files (it took them for a done run's), and both complete", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-two-queues-sweep-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const input = join(dir, 'urls.txt');
+  writeFileSync(input, 'https://example.com/a\nhttps://example.com/b\n');
+  const set = join(dir, 'set');
+  const enqueue = (queue: string): ReturnType<typeof enqueueGenerate> => enqueueGenerate({ redis: redis.url, queue, out: set, shards: 1, set: { baseUrl: 'https://example.com/', name: queue }, attempts: 1, inputs: [{ path: input, format: 'text' }] });
+  const first = await enqueue('sweep-a');
+  const second = await enqueue('sweep-b');
+  assert.deepEqual(readdirSync(join(set, SCRATCH)).sort(), [first.run, second.run].sort());
+  for (const [queue, { run }] of [['sweep-a', first], ['sweep-b', second]] as const) {
+    const worker = await startWorker({ redis: redis.url, queue });
+    t.after(() => worker.close(true));
+    const status = await waitForRun(redis.url, queue, run, { intervalMs: 20 });
+    assert.equal(status.state, 'completed', status.reason);
+  }
 });

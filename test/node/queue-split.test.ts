@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, truncateSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shardOf } from '../../src/core/scale/layout.js';
@@ -237,4 +237,27 @@ test('the shard readers and the storage writers of jobs run at once share one po
   // The pool's files, and one a reader opens for one read when writers hold every place.
   assert.ok(peak <= max + 1, `${peak} files open at once`);
   assert.equal(readFileSync(join(storage.localDir, 'written', '0.txt'), 'utf8'), 'sitemap-a.0\nsitemap-b.0\nsitemap-c.0\nsitemap-d.0\n');
+});
+
+/** Splits part 0 of a source yielding `entries` (the objects themselves) into `dir`: its outcome. */
+async function splitEntries(entries: readonly object[]): Promise<import('../../src/node/scale/queue-jobs.js').JobOutcome> {
+  const { splitSourcePart } = await import('../../src/node/scale/queue-split.js');
+  const dir = tempDir();
+  (globalThis as { splitSourceEntries?: unknown }).splitSourceEntries = entries;
+  const source = join(dir, 'source.mjs');
+  writeFileSync(source, 'export default function* () { yield globalThis.splitSourceEntries; }');
+  return splitSourcePart({ kind: 'split', run: 'r', out: dir, shards: 1, set: { baseUrl: BASE }, layout: 3, source, part: 0, parts: 1, sourceOptions: {} }, new FileSystemStorage(dir));
+}
+
+test("a source's frozen entry is not changed by the split: with a fragment and a bad hreflang, it is routed with their warnings (it was a TypeError)", async () => {
+  const frozen = Object.freeze({ loc: `${BASE}a#top`, alternates: Object.freeze([Object.freeze({ hreflang: 'english', href: `${BASE}a` })]) });
+  const outcome = await splitEntries([frozen]);
+  assert.deepEqual([outcome.entries, outcome.rejected, outcome.warnings], [1, 0, 2], outcome.problems.join('\n'));
+});
+
+test("a source's entries sharing an images array: each is warned of its bad image and written without it, and the source's array keeps both images", async () => {
+  const images = [{ loc: 'http://exa mple.com/x.jpg' }, { loc: `${BASE}ok.jpg` }];
+  const outcome = await splitEntries([{ loc: `${BASE}b`, images }, { loc: `${BASE}c`, images }]);
+  assert.deepEqual([outcome.entries, outcome.rejected, outcome.warnings], [2, 0, 2], outcome.problems.join('\n'));
+  assert.deepEqual(images, [{ loc: 'http://exa mple.com/x.jpg' }, { loc: `${BASE}ok.jpg` }]);
 });

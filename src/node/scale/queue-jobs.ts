@@ -1,7 +1,7 @@
 // The jobs of a queued run, as data: all a job needs is in its data or on the shared location, so any
 // worker can run any job, and a job run twice does the same. A run is one BullMQ flow
-// (https://docs.bullmq.io/guide/flows): a parent `set` (with `split` children for a source module)
-// adds its `shard` jobs (`child` ones for apply) in batches, waits for them, then writes the index.
+// (https://docs.bullmq.io/guide/flows): a parent `set` adds its `split` jobs (for a source module),
+// then its `shard` jobs (`child` ones for apply), in batches, waits for them, then writes the index.
 
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,12 +59,14 @@ export interface ChildJob extends RunJob {
   shards: number;
 }
 
-/** The parent: once its children have succeeded, the next step (shards after a split), then the index. */
+/** The parent: adds a step's children (a source's parts, then the shards), waits for them, then writes the index. */
 export interface SetJob extends RunJob {
   kind: 'set';
-  step: 'split' | 'write' | 'clean';
+  step: 'parts' | 'split' | 'write' | 'clean';
   /** For a source's run: how many parts the split step had (their files are the shards' inputs). */
   parts?: number;
+  /** For a source's run: its module and options. */
+  source?: SplitSource;
   mode: 'generate' | 'apply';
   /** For an apply: the stems of the children it rewrites (one may come out empty, with no file). */
   touched?: string[];
@@ -73,6 +75,8 @@ export interface SetJob extends RunJob {
   /** Entries (changes, for an apply) the coordinator routed to the run's scratch files: its shard (child) jobs must read them all back. */
   routed?: number;
 }
+
+export type SplitSource = Pick<SplitJob, 'source' | 'sourceOptions'>;
 
 export type JobData = SplitJob | ShardJob | ChildJob | SetJob;
 

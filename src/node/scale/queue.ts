@@ -3,20 +3,21 @@
 
 import { SitemapError } from '../../core/errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readdir } from 'node:fs/promises';
 import type { FlowJob, Job, Queue } from 'bullmq';
 import type { ColumnMapping } from '../../core/input/csv.js';
 import { checkShards, LAYOUT_VERSION } from '../../core/scale/layout.js';
 import { readInput, type InputFormat, type InputRecord } from '../input.js';
 import type { FetchedSitemap } from '../fetch-sitemap.js';
 import type { HttpClient } from '../http/client.js';
-import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, removeScratch, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions, type SplitJob } from './queue-jobs.js';
+import { changeFile, jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, newRunId, removeScratch, runLockOwner, SCRATCH, shardInput, type JobData, type RunOutcome, type SetJob, type SetOptions } from './queue-jobs.js';
 import { loadBullMQ } from './queue-redis.js';
 import { ShardFiles } from './queue-split.js';
 import { emptyInput } from './generate-sharded.js';
 import { planQueuedApply } from './queue-apply.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
 import { checkNamesApart, PLAIN_NAME } from './shard-set.js';
-import { ensureDirectory, lockSet, removeEmptyFolders, unlockSet } from '../staged-output.js';
+import { ensureDirectory, lockSet, LOCK_PREFIX, removeEmptyFolders, setLockOwner, unlockSet } from '../staged-output.js';
 import { writeError } from '../io-errors.js';
 
 export interface EnqueueOptions {
@@ -60,22 +61,14 @@ export async function enqueueGenerate(options: EnqueueOptions): Promise<Enqueued
 }
 
 async function splitAndAdd(options: EnqueueOptions, shards: number, run: string, storage: SetStorage, redis: Coordinator): Promise<EnqueuedRun> {
-  const base = { run, out: storage.localDir, shards, set: options.set, layout: LAYOUT_VERSION };
   let entries = 0;
   let rejected = 0;
   let warnings = 0;
-  // The parent adds the shard jobs itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
-  // shard jobs held 900 MB of the coordinator.
-  const parts = options.source?.parts;
-  const parent: SetJob = { ...base, kind: 'set', mode: 'generate', step: 'split', ...(parts !== undefined ? { parts } : {}) };
-  let children: FlowJob[] = [];
-  if (options.source !== undefined) {
-    const { path, options: sourceOptions } = options.source;
-    children = Array.from({ length: parts as number }, (_, part) => {
-      const data: SplitJob = { ...base, kind: 'split', source: path, part, parts: parts as number, sourceOptions };
-      return { name: 'split', queueName: options.queue, data, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'split', part), failParentOnFailure: true } };
-    });
-  } else {
+  // The parent adds its children itself, a batch at a time (worker.ts runSetJob): a flow of 65,536
+  // shard jobs held 900 MB of the coordinator, and one of 16,384 parts outlasted the lock of its add.
+  const { source } = options;
+  const parent: SetJob = { run, out: storage.localDir, shards, set: options.set, layout: LAYOUT_VERSION, kind: 'set', mode: 'generate', step: source === undefined ? 'split' : 'parts', ...(source !== undefined ? { parts: source.parts, source: { source: source.path, sourceOptions: source.options } } : {}) };
+  if (source === undefined) {
     const files = new ShardFiles(storage, options.set, shards, (shard) => shardInput(run, shard), options.onProblem);
     try {
       for (const input of options.inputs ?? []) await splitInput(input, files, options);
@@ -89,7 +82,7 @@ async function splitAndAdd(options: EnqueueOptions, shards: number, run: string,
     if (entries === 0) throw emptyInput(rejected);
     parent.routed = entries;
   }
-  await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') }, children }, storage);
+  await addFlow(redis, { name: 'set', queueName: options.queue, data: parent, opts: { ...jobOptions(options.attempts), jobId: jobId(run, 'set') } }, storage);
   return { run, entries, rejected, warnings };
 }
 
@@ -146,9 +139,9 @@ export async function enqueueApply(options: ApplyRunOptions): Promise<EnqueuedRu
   });
 }
 
-/** The key that says run `run`'s coordinator is alive and writing its scratch folder. */
-function splittingKey(queue: string, run: string): string {
-  return `sitemapkit:${queue}:splitting:${run}`;
+/** The key that says run `run`'s coordinator is alive and writing its scratch folder: of any queue, as the folder may be another queue's too. */
+function splittingKey(run: string): string {
+  return `sitemapkit:splitting:${run}`;
 }
 
 /**
@@ -161,7 +154,7 @@ async function whileSplitting<T>({ redis: url, queue: queueName, lockTtlMs = 5_0
   const queue = new (await loadBullMQ()).Queue(queueName, { connection: { url } });
   try {
     const busy = (): Error => new SitemapError('ERR_SITEMAP_QUEUE', `run ${run} is being split by another coordinator: give another --run`);
-    const lease = await RunLock.take(client, splittingKey(queueName, run), run, lockTtlMs, busy);
+    const lease = await RunLock.take(client, splittingKey(run), run, lockTtlMs, busy);
     try {
       // A run's jobs are never added twice.
       const state = await queue.getJobState(jobId(run, 'set'));
@@ -207,7 +200,8 @@ function runId(run: string | undefined): string {
  * does not name). Check, claim and add hold a lock, claim and add fenced in Redis: a coordinator frozen
  * past the lock's time to live adds nothing.
  */
-async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
+async function addFlow(coordinator: Coordinator, flow: FlowJob & { data: SetJob }, storage: SetStorage): Promise<void> {
+  const { url, client, queue, lockTtlMs } = coordinator;
   // Never reconnects nor resends: a WATCH lives with its connection, and ioredis resent the MULTI/EXEC
   // unWATCHed on the next one (the add unfenced).
   const fencedConnection = new (await import('ioredis')).Redis(url, { retryStrategy: () => null, enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 });
@@ -221,19 +215,19 @@ async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: Flo
       const other = await client.get(claim);
       const state = other === null ? 'unknown' : await queue.getJobState(jobId(other, 'set'));
       if (state !== 'completed' && state !== 'failed' && state !== 'unknown') throw new SitemapError('ERR_SITEMAP_QUEUE', `run ${other as string} is writing ${out} (${state}): one run at a time per set; wait for it (queue status --run ${other as string})`);
-      // The runs before are done: what they or a dead coordinator left goes; not a split being written.
+      // The set's lock file, which local runs take; one a run of this queue left is taken over.
+      const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
+      await lockSet(out, setName, runLockOwner(run, flow.queueName), ofThisQueue);
+      // Refused now, not at its index job once its shards are written over the other set's names. A set
+      // another queue's run writes has no manifest yet, but its lock: looked for once ours is held (of two at once, one sees the other).
+      const others = await otherQueuesRuns(coordinator, out, flow.queueName);
+      await checkNamesApart(out, setName, [], [...others.keys()]);
+      // The runs before are done: what they or a dead coordinator left goes; not a split being written, nor another queue's run.
       for (const name of await storage.list(SCRATCH)) {
-        if (name === run) continue;
-        const state = await queue.getJobState(jobId(name, 'set'));
-        if (state === 'unknown' ? (await client.exists(splittingKey(flow.queueName, name))) === 1 : state !== 'completed' && state !== 'failed') continue;
+        if (name === run || [...others.values()].includes(name) || (await running(client, queue, name))) continue;
         await lock.held();
         await storage.remove(`${SCRATCH}/${name}`);
       }
-      // The set's lock file too, which local runs take; one a run of this queue left is taken over.
-      const ofThisQueue = async (owner: string): Promise<boolean> => owner.endsWith(` of queue ${flow.queueName}`);
-      // Refused now, not at its index job once its shards are written over the other set's names.
-      await checkNamesApart(out, setName);
-      await lockSet(out, setName, runLockOwner(run, flow.queueName), ofThisQueue);
       await lock.claim(claim, jobOptions(1).removeOnFail.age * 1000);
       await lock.fenced(fencedConnection, () => producer.add(flow));
       // An EXEC aborted gives BullMQ no reply to read (it throws); should it ever not, the run is looked for.
@@ -248,6 +242,25 @@ async function addFlow({ url, client, queue, lockTtlMs }: Coordinator, flow: Flo
     await producer.close();
     fencedConnection.disconnect();
   }
+}
+
+/** Whether run `run` of `queue` is not done: on the queue and not ended, or not yet added by its coordinator, which is splitting it. */
+async function running(client: import('ioredis').Redis, queue: Queue, run: string): Promise<boolean> {
+  const state = await queue.getJobState(jobId(run, 'set'));
+  return state === 'unknown' ? (await client.exists(splittingKey(run))) === 1 : state !== 'completed' && state !== 'failed';
+}
+
+/** The runs of queues other than `ours` writing sets in `out`, by set (their lock files: runLockOwner). */
+async function otherQueuesRuns({ url, client }: Coordinator, out: string, ours: string): Promise<Map<string, string>> {
+  const runs = new Map<string, string>();
+  for (const file of (await readdir(out)).filter((name) => name.startsWith(LOCK_PREFIX))) {
+    const set = file.slice(LOCK_PREFIX.length);
+    const [, run, queueName] = /^run (\S+) of queue (.+)$/.exec((await setLockOwner(out, set)) ?? '') ?? [];
+    if (run === undefined || queueName === ours) continue;
+    const queue = new (await loadBullMQ()).Queue(queueName as string, { connection: { url } });
+    if (await running(client, queue, run).finally(() => queue.close())) runs.set(set, run);
+  }
+  return runs;
 }
 
 // Renewed, only by its holder (its token), compared and set in one step.

@@ -191,15 +191,27 @@ export function policyAdmission(warn: EntryWarningHandler, onInvalid: Admission[
   return { prepare: (entry) => policy.prepare(entry, warn), replaceInvalid: (error, entry) => policy.replace(error, entry, warn), onInvalid };
 }
 
-/** An entry through `prepare`, `place` and `replaceInvalid`: placed, undefined when left out, null when rejected. */
+/**
+ * An entry through `prepare`, `place` and `replaceInvalid`: placed, undefined when left out, null when
+ * rejected. They change a copy, not the caller's entry (a source module's may be frozen, or share its lists).
+ */
 export function admit<T>(entry: UrlEntry, options: Admission, place: (entry: UrlEntry) => T): T | null | undefined {
-  let current = entry;
+  let current = { ...entry };
   try {
-    if (options.prepare !== undefined && !options.prepare(entry)) return undefined;
-    return place(entry);
+    if (options.prepare !== undefined && !options.prepare(current)) return undefined;
+    return place(current);
   } catch (first) {
     if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
     let error = first;
+    // A refused part is removed from the list holding it: a copy's, placed again for its refusal to name it.
+    if (error.at !== undefined) {
+      current = plainCopy(current);
+      try {
+        return place(current);
+      } catch (again) {
+        error = again as InvalidValueError;
+      }
+    }
     for (let attempt = 0; attempt < 16 && options.replaceInvalid !== undefined; attempt++) {
       const replacement = options.replaceInvalid(error, current);
       if (replacement === undefined) break;
@@ -214,6 +226,13 @@ export function admit<T>(entry: UrlEntry, options: Admission, place: (entry: Url
     options.onInvalid(error, current);
     return null;
   }
+}
+
+/** `value` with its own copy of each array and object in it (a Date as it is). */
+function plainCopy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(plainCopy) as T;
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainCopy(item)])) as T;
 }
 
 /** An entry as the set writes it, with its place: its child (stem), its bucket (shard), and its hash in `item`. */
@@ -525,11 +544,11 @@ export async function publishSet(output: StagedOutput, settings: ShardSettings, 
  * `news-x` of `sitemap` and `x` of `sitemap-news` are both `sitemap-news-x`, so neither could tell its
  * old children (to remove them) from the other's. Beside a set of another kind named `name-…` (build's,
  * generate's), only `children` (names or stems) of that name are refused: they would be kept as its, stale for ever.
+ * `unpublished`: sharded sets being written, with no manifest yet.
  */
-export async function checkNamesApart(outDir: string, name: string, children: Iterable<string> = []): Promise<void> {
+export async function checkNamesApart(outDir: string, name: string, children: Iterable<string> = [], unpublished: readonly string[] = []): Promise<void> {
   const listing = await readdir(outDir);
-  for (const file of listing) {
-    const other = /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1];
+  for (const other of [...listing.map((file) => /^(.+)-shard-\d+-of-\d+\.json$/.exec(file)?.[1]), ...unpublished]) {
     if (other === undefined || !(other.startsWith(`${name}-`) || name.startsWith(`${other}-`))) continue;
     const [short, long] = other.length < name.length ? [other, name] : [name, other];
     throw new SitemapError('ERR_SITEMAP_STATE', `the set "${name}" cannot be published in ${outDir} beside the sharded set "${other}": their children's names overlap (section ${long.slice(short.length + 1)}-x of "${short}" and x of "${long}" are both ${long}-x); give one of them another name or folder`);

@@ -9,7 +9,7 @@ import { SitemapError } from '../../core/errors.js';
 import { LAYOUT_VERSION } from '../../core/scale/layout.js';
 import type { Job, Queue } from 'bullmq';
 import { shardSettings, writeIndexFromManifests, writeShardStems, type SetSummary, type ShardFile } from './shard-set.js';
-import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, removeScratch, runLockOwner, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob } from './queue-jobs.js';
+import { jobId, jobOptions, jobSubject, MAX_PROBLEMS_KEPT, partFile, removeScratch, runLockOwner, runManifest, SCRATCH, shardInput, type JobData, type JobOutcome, type RunOutcome, type SetJob, type ShardJob, type SplitJob, type SplitSource } from './queue-jobs.js';
 import { loadBullMQ, shownRedis, type BullMQ } from './queue-redis.js';
 import { ShardRecords, splitSourcePart } from './queue-split.js';
 import { FileSystemStorage, type SetStorage } from './storage.js';
@@ -167,34 +167,24 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
   }
 }
 
-/** Shard jobs a parent adds at once. */
+/** Child jobs a parent adds at once. */
 const ADD_BATCH = 1000;
 
-/** The parent: adds the shard jobs, waits for them, publishes the index and removes the scratch files. */
+/** The parent: adds the split jobs (a source's run), then the shard jobs, waits for them, publishes the index and removes the scratch files. */
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage, stillOurs: () => Promise<void>): Promise<RunOutcome> {
   let data = job.data;
-  if (data.step === 'split') {
+  const { run, out, shards, set, layout, parts } = data;
+  if (data.step === 'parts') await addThenWait(bull, queue, job, token as string, 'split', parts ?? 0, (part): SplitJob => ({ kind: 'split', run, out, shards, set, layout, ...(data.source as SplitSource), part, parts: parts ?? 0 }), 'split');
+  if (data.step === 'parts' || data.step === 'split') {
     // A source with no URL is refused once its parts are split, as generate --shards refuses it: not by its index after every attempt.
-    const splits = data.parts === undefined ? [] : Object.values(await job.getChildrenValues<JobOutcome>());
+    const splits = parts === undefined ? [] : Object.values(await job.getChildrenValues<JobOutcome>());
     if (splits.length > 0 && splits.every((split) => split.entries === 0)) {
-      await removeScratch(storage, data.run);
-      await unlockSet(data.out, data.set.name ?? 'sitemap', runLockOwner(data.run, job.queueName));
+      await removeScratch(storage, run);
+      await unlockSet(out, set.name ?? 'sitemap', runLockOwner(run, job.queueName));
       throw new bull.UnrecoverableError(emptyInput(splits.reduce((n, split) => n + split.rejected, 0)).message);
     }
-    // A batch at a time: 65,536 jobs at once held 900 MB.
-    const kind = data.mode === 'apply' ? 'child' : 'shard';
-    const count = data.mode === 'apply' ? (data.touched ?? []).length : data.shards;
-    const childOf = data.mode === 'apply' ? await childJobs(data, storage) : (shard: number): ShardJob => ({ kind: 'shard', run: data.run, out: data.out, shards: data.shards, set: data.set, layout: data.layout, shard, inputs: [shardInput(data.run, shard)], ...(data.parts !== undefined ? { parts: data.parts } : {}) });
-    for (let first = 0; first < count; first += ADD_BATCH) {
-      const children = Array.from({ length: Math.min(ADD_BATCH, count - first) }, (_, i) => ({
-        name: kind,
-        data: childOf(first + i),
-        opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(data.run, kind, first + i), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true },
-      }));
-      await queue.addBulk(children);
-    }
-    await job.updateData({ ...data, step: 'write' });
-    if (await job.moveToWaitingChildren(token as string)) throw new bull.WaitingChildrenError();
+    if (data.mode === 'apply') await addThenWait(bull, queue, job, token as string, 'child', (data.touched ?? []).length, await childJobs(data, storage), 'write');
+    else await addThenWait(bull, queue, job, token as string, 'shard', shards, (shard): ShardJob => ({ kind: 'shard', run, out, shards, set, layout, shard, inputs: [shardInput(run, shard)], ...(parts !== undefined ? { parts } : {}) }), 'write');
   }
   if (data.step !== 'clean') {
     // Once published (step 'clean'), a retry only removes what is left. The job's lock is checked before
@@ -212,6 +202,24 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   await stillOurs();
   await unlockSet(data.out, data.set.name ?? 'sitemap', runLockOwner(data.run, job.queueName));
   return data.outcome as RunOutcome;
+}
+
+/**
+ * Adds `count` children of `job`, a batch at a time (65,536 jobs at once held 900 MB), moves it to step
+ * `next`, and waits for them (a WaitingChildrenError, BullMQ's way to end a step and run the job again
+ * once its children are done); returns at once when there are none to wait for.
+ */
+async function addThenWait(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string, kind: JobData['kind'], count: number, childOf: (n: number) => JobData, next: SetJob['step']): Promise<void> {
+  for (let first = 0; first < count; first += ADD_BATCH) {
+    const children = Array.from({ length: Math.min(ADD_BATCH, count - first) }, (_, i) => ({
+      name: kind,
+      data: childOf(first + i),
+      opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(job.data.run, kind, first + i), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true },
+    }));
+    await queue.addBulk(children);
+  }
+  await job.updateData({ ...job.data, step: next });
+  if (await job.moveToWaitingChildren(token)) throw new bull.WaitingChildrenError();
 }
 
 /** The run's index, from its children's values: the shards' manifests (generate) or the rewritten children (apply). */
