@@ -99,7 +99,7 @@ const UTF16_ANY_ORDER = new Set(['utf-16', 'utf16', 'utf_16', 'ucs-2', 'unicode'
 /** Labels of the WHATWG windows-1252 encoding that only promise ASCII, which UTF-8 is a superset of. */
 const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso-ir-6', 'iso646-us', 'us']);
 
-function isUtf16(encoding: string): boolean {
+export function isUtf16(encoding: string): boolean {
   return encoding === 'utf-16le' || encoding === 'utf-16be';
 }
 
