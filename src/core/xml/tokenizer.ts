@@ -1284,11 +1284,7 @@ export class XmlTokenizer {
     }
     const names = this.names;
     const n = names.length;
-    if (n > 0 && names[n - 1] === name) {
-      this.closeTop(name);
-      return;
-    }
-    let k = n - 2;
+    let k = n - 1;
     while (k >= 0 && names[k] !== name) k--;
     if (k < 0) {
       this.reportTok(
@@ -1304,9 +1300,7 @@ export class XmlTokenizer {
       this.pop();
       this.h.endTag(open, this.tokLine, this.tokCol, this.tokOffset);
     }
-    this.pop();
-    this.h.endTag(name, this.tokLine, this.tokCol, this.tokOffset);
-    if (k === 0) this.rootClosed = true;
+    this.closeTop(name);
   }
 
   /** The end tag of the innermost open element. */
