@@ -241,8 +241,7 @@ function isDoctypeForm(text: string, standalone: boolean): boolean {
       const replacement = ref === undefined ? null : pes.get(ref);
       if (replacement === undefined && standalone) return false;
       if (ref !== undefined) bound = standalone;
-      if (typeof replacement !== 'string') continue;
-      if (replacement === '') continue;
+      if (typeof replacement !== 'string' || replacement === '') continue;
       if (depth === MAX_PE_DEPTH) return false;
       pes.set(ref as string, '<'); // a reference to it from its own text is a loop: refused
       if (!isSubset(replacement, depth + 1)) return false;
