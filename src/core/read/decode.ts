@@ -5,6 +5,7 @@
 // Invalid bytes become U+FFFD, as in browsers, and are reported as `encoding/invalid-bytes` with an
 // offset in the text (the caller places it on a line). Only a chunk whose text holds U+FFFD is looked at
 // again, by a replay of the WHATWG UTF-8 / UTF-16 decoder that tells a literal U+FFFD from a replaced one.
+// A UTF-16 file that ends inside a character is the exception: reported, but those bytes are dropped.
 //
 // windows-1252 (and so ISO-8859-1) is decoded by a table here: Node 20.18.3+ decodes bytes 80–9F as C1
 // controls when `decode()` has no options argument (nodejs/node#60888). A declared US-ASCII (sniff.ts
@@ -14,7 +15,7 @@
 
 import type { Diagnostic } from '../diagnostics.js';
 import { SitemapError } from '../errors.js';
-import { ENCODING_SNIFF_BYTES, encodingName, sniffEncoding, type EncodingSniff } from './sniff.js';
+import { ENCODING_SNIFF_BYTES, encodingName, isUtf16, sniffEncoding, type EncodingSniff } from './sniff.js';
 
 /** At most this many invalid byte sequences are reported one by one; the rest are counted in one summary. */
 export const MAX_INVALID_BYTES_REPORTED = 10;
@@ -305,7 +306,9 @@ export class StreamDecoder {
     if (this.ended) return '';
     let text = this.head !== undefined ? this.start() : '';
     this.ended = true;
-    text += this.decodeChunk(new Uint8Array(0), true);
+    const rest = this.decodeChunk(new Uint8Array(0), true);
+    // UTF-16 cut inside a character flushes one U+FFFD (WHATWG), which would stand after the root: dropped, as libxml2 does.
+    if (!isUtf16(this.encoding)) text += rest;
     if (this.invalid > MAX_INVALID_BYTES_REPORTED) {
       this.diagnostics.push({
         code: 'encoding/invalid-bytes',
@@ -374,7 +377,7 @@ export class StreamDecoder {
     const found: Array<[number, number | undefined]> = [];
     const sink: ErrorSink = (out, byte) => found.push([out, byte]);
     let exact = false;
-    if (encoding === 'utf-8' || encoding === 'utf-16le' || encoding === 'utf-16be') {
+    if (encoding === 'utf-8' || isUtf16(encoding)) {
       const replay = encoding === 'utf-8' ? new Utf8Replay() : new Utf16Replay(encoding === 'utf-16le');
       // Rebuild the decoder's state from the last bytes it saw (a pending sequence is at most 3 bytes
       // long and starts afresh at its lead byte or unit, whatever came before).
@@ -400,10 +403,13 @@ export class StreamDecoder {
       this.invalid++;
       if (this.invalid > MAX_INVALID_BYTES_REPORTED) continue;
       const where = byte !== undefined ? `at byte ${byte}` : `in bytes ${this.bytePos}–${this.bytePos + bytes.length}`;
+      const name = encodingName(encoding);
       this.diagnostics.push({
         code: 'encoding/invalid-bytes',
         severity: 'error',
-        message: `invalid ${encodingName(this.encoding)} byte sequence ${where}, replaced by U+FFFD`,
+        message: flush && isUtf16(encoding)
+          ? `the file ends inside a ${name} character (an odd number of bytes, or half a surrogate pair) ${where}; dropped, as libxml2 drops it, but XML 1.0 (4.3.3) makes it a fatal error`
+          : `invalid ${name} byte sequence ${where}, replaced by U+FFFD`,
         offset: this.textPos + out,
         hint: this.hint(),
       });

@@ -99,7 +99,7 @@ const UTF16_ANY_ORDER = new Set(['utf-16', 'utf16', 'utf_16', 'ucs-2', 'unicode'
 /** Labels of the WHATWG windows-1252 encoding that only promise ASCII, which UTF-8 is a superset of. */
 const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso-ir-6', 'iso646-us', 'us']);
 
-function isUtf16(encoding: string): boolean {
+export function isUtf16(encoding: string): boolean {
   return encoding === 'utf-16le' || encoding === 'utf-16be';
 }
 
@@ -117,21 +117,17 @@ export function encodingName(encoding: string): string {
   return encoding.startsWith('utf-') ? encoding.toUpperCase() : encoding;
 }
 
+type Unicode = 'utf-8' | 'utf-16le' | 'utf-16be';
+
 /** The head after the BOM as characters (bytes, or UTF-16 code units): ASCII as is, the rest U+FFFF (matches nothing). */
-function asciiView(bytes: Uint8Array, start: number, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): string {
+function asciiView(bytes: Uint8Array, start: number, encoding: Unicode): string {
   const end = Math.min(bytes.length, start + ENCODING_SNIFF_BYTES);
+  const width = encoding === 'utf-8' ? 1 : 2;
   let text = '';
-  if (encoding === 'utf-8') {
-    for (let i = start; i < end; i++) {
-      const b = bytes[i] as number;
-      text += b < 0x80 ? String.fromCharCode(b) : '\uffff';
-    }
-  } else {
-    const le = encoding === 'utf-16le';
-    for (let i = start; i + 1 < end; i += 2) {
-      const unit = le ? (bytes[i] as number) | ((bytes[i + 1] as number) << 8) : ((bytes[i] as number) << 8) | (bytes[i + 1] as number);
-      text += unit < 0x80 ? String.fromCharCode(unit) : '\uffff';
-    }
+  for (let i = start; i + width <= end; i += width) {
+    const [b, next] = [bytes[i] as number, bytes[i + 1] as number];
+    const unit = width === 1 ? b : encoding === 'utf-16le' ? b | (next << 8) : (b << 8) | next;
+    text += unit < 0x80 ? String.fromCharCode(unit) : '\uffff';
   }
   return text;
 }
@@ -140,13 +136,104 @@ const XML_SPACE = /^[\x20\x09\x0d\x0a]*/;
 const XML_DECL = /^<\?xml(?:[\x20\x09\x0d\x0a][^<>]*?)?\?>/;
 const ENCODING_ATTR = /[\x20\x09\x0d\x0a]encoding[\x20\x09\x0d\x0a]*=[\x20\x09\x0d\x0a]*(?:"([^"]*)"|'([^']*)')/;
 
-function diag(code: string, severity: Severity, message: string, where: { line: number; column: number; offset: number }, hint?: string): Diagnostic {
+type Where = { line: number; column: number; offset: number };
+
+function diag(code: string, severity: Severity, message: string, where: Where, hint?: string): Diagnostic {
   return diagnosticAt(code, severity, message, where.line, where.column, where.offset, hint);
 }
 
-const START = { line: 1, column: 1, offset: 0 };
+const START: Where = { line: 1, column: 1, offset: 0 };
 const SAVE_AS_UTF8 = 'save the file as UTF-8 and declare encoding="UTF-8"';
 const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
+
+/** A file no encoding can read, by its first bytes: another compression than gzip, or UTF-32 by its BOM. */
+function unreadable(head: Uint8Array): EncodingSniff | undefined {
+  const magic = String.fromCharCode(...head.subarray(0, 10));
+  const compression = OTHER_COMPRESSIONS.find(([, re]) => re.test(magic))?.[0];
+  let d: Diagnostic | undefined;
+  if (compression !== undefined) {
+    // Not text at all: one diagnostic, which stops reading (document.ts), rather than a flood of invalid bytes.
+    d = diag('format/compressed', 'error', `the file is ${compression}-compressed: only gzip is supported, as the Sitemap protocol says; nothing was read`, START, 'decompress it, or compress it with gzip (sitemap.xml.gz)');
+  } else if (/^(?:\0\0\xfe\xff|\xff\xfe\0\0)/.test(magic)) {
+    // A UTF-32 BOM (FF FE 00 00 could also be UTF-16LE followed by U+0000, which XML forbids anyway).
+    d = diag('encoding/unsupported', 'error', 'the document is UTF-32 (by its byte order mark), which is not supported; reading it as UTF-8', START, UTF8_HINT);
+  }
+  return d && { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics: [d] };
+}
+
+/** What the first bytes say without the declaration: a BOM, else the UTF-16 pattern, else nothing. */
+function byteMarks(head: Uint8Array): { detected?: Unicode; bomLength: number; source: EncodingSource } {
+  const [b0, b1, b2, b3] = head;
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { detected: 'utf-8', bomLength: 3, source: 'bom' };
+  if (b0 === 0xff && b1 === 0xfe) return { detected: 'utf-16le', bomLength: 2, source: 'bom' };
+  if (b0 === 0xfe && b1 === 0xff) return { detected: 'utf-16be', bomLength: 2, source: 'bom' };
+  // Two characters U+0001–U+00FF as UTF-16 (not one stray NUL, not UTF-32): `<\0?\0`, `h\0t\0` (a text sitemap),
+  // `\xdc\0b\0` (a CSV header)... (LE), `\0<\0?`... (BE).
+  if (b0 && b1 === 0x00 && b2 && b3 === 0x00) return { detected: 'utf-16le', bomLength: 0, source: 'pattern' };
+  if (b0 === 0x00 && b1 && b2 === 0x00 && b3) return { detected: 'utf-16be', bomLength: 0, source: 'pattern' };
+  return { bomLength: 0, source: 'default' };
+}
+
+/** The XML declaration's `encoding` as written and where it starts, read in the byte layout the BOM or pattern implies; is the first non-space `<`? */
+function readDeclaration(head: Uint8Array, bomLength: number, detected: Unicode | undefined, diagnostics: Diagnostic[]): { declared?: string; at?: Where; markup: boolean } {
+  const view = asciiView(head, bomLength, detected ?? 'utf-8');
+  const leading = (XML_SPACE.exec(view) as RegExpExecArray)[0].length;
+  const decl = XML_DECL.exec(view.slice(leading));
+  const markup = view.charCodeAt(leading) === 0x3c /* < */;
+  if (decl === null) return { markup };
+  const counter = new LineCounter();
+  counter.advance(view, 0, leading);
+  const at = { line: counter.line, column: counter.column, offset: leading };
+  if (leading > 0) {
+    const what = bomLength > 0 ? 'a byte order mark and whitespace' : 'whitespace';
+    diagnostics.push(
+      diag('xml/declaration-not-at-start', 'warning', `${what} before the XML declaration (it must be the very first thing in the file); accepted`, at, 'remove everything before "<?xml"'),
+    );
+  }
+  const attr = ENCODING_ATTR.exec(decl[0]);
+  return { declared: attr === null ? undefined : (attr[1] ?? attr[2] ?? ''), at, markup };
+}
+
+function notUtf8(diagnostics: Diagnostic[], encoding: string, how: string, at: Where): void {
+  diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${encodingName(encoding)} (${how}); the Sitemap protocol requires UTF-8`, at, SAVE_AS_UTF8));
+}
+
+/** A BOM or the UTF-16 pattern decides; the declaration (`declared`, at `at`) can only agree or be overruled. */
+function checkAgainstByteMarks(detected: Unicode, source: EncodingSource, { declared, at, markup }: ReturnType<typeof readDeclaration>, diagnostics: Diagnostic[]): void {
+  if (declared !== undefined) {
+    const resolved = resolveEncodingLabel(declared, true);
+    if (!declarationAgrees(detected, declared, resolved)) {
+      const by = source === 'bom' ? 'byte order mark' : 'byte pattern';
+      // libxml2 overlooks only a single-byte label over UTF-8 and a UTF-8 label over UTF-16; else it is fatal (XML 1.0 §4.3.3).
+      const refused = resolved === undefined || (detected === 'utf-8' ? isUtf16(resolved) : resolved !== 'utf-8');
+      const code = refused ? 'encoding/refused' : source === 'bom' ? 'encoding/bom-conflict' : 'encoding/declaration-mismatch';
+      diagnostics.push(
+        diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${encodingName(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${encodingName(detected)}`, at ?? START, `declare encoding="${encodingName(detected)}" or, better, save the file as UTF-8`),
+      );
+    }
+  } else if (at === undefined && source === 'pattern' && markup) {
+    // Without a BOM, XML in UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
+    diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${encodingName(detected)}`, START, UTF8_HINT));
+  }
+  if (detected !== 'utf-8') notUtf8(diagnostics, detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark', START);
+}
+
+/** Without a BOM or the pattern, the declared label decides the encoding of `sniff` (UTF-8 when it cannot). */
+function useDeclaration(sniff: EncodingSniff, declared: string, at: Where): void {
+  const resolved = ASCII_LABELS.has(declared.trim().toLowerCase()) ? 'us-ascii' : resolveEncodingLabel(declared, true);
+  if (resolved === undefined) {
+    sniff.diagnostics.push(diag('encoding/unsupported', 'error', `unknown or unsupported encoding "${declared}" in the XML declaration; reading it as UTF-8`, at, UTF8_HINT));
+  } else if (isUtf16(resolved)) {
+    // The declaration was readable as single bytes, so the document is not UTF-16: a fatal error (XML 1.0 4.3.3).
+    sniff.diagnostics.push(
+      diag('encoding/refused', 'error', `the XML declaration says encoding="${declared}" but the bytes are not UTF-16 (no byte order mark, one byte per character); XML parsers refuse the file; reading it as UTF-8`, at, 'declare encoding="UTF-8"'),
+    );
+  } else {
+    if (resolved !== 'utf-8') notUtf8(sniff.diagnostics, resolved, 'declared', at);
+    sniff.encoding = resolved;
+    sniff.source = 'declaration';
+  }
+}
 
 /**
  * The encoding of a document by its first `ENCODING_SNIFF_BYTES` bytes (or all there are). In the order
@@ -154,97 +241,16 @@ const UTF8_HINT = `${SAVE_AS_UTF8} (the Sitemap protocol requires UTF-8)`;
  * `encoding` (also after whitespace, with a warning); else UTF-8, also for an unknown label (an error).
  */
 export function sniffEncoding(head: Uint8Array): EncodingSniff {
+  const refused = unreadable(head);
+  if (refused !== undefined) return refused;
+  const { detected, bomLength, source } = byteMarks(head);
   const diagnostics: Diagnostic[] = [];
-  const b0 = head[0];
-  const b1 = head[1];
-  const b2 = head[2];
-  const b3 = head[3];
-
-  const magic = String.fromCharCode(...head.subarray(0, 10));
-  const compression = OTHER_COMPRESSIONS.find(([, re]) => re.test(magic))?.[0];
-  if (compression !== undefined) {
-    // Not text at all: one diagnostic, which stops reading (document.ts), rather than a flood of invalid bytes.
-    diagnostics.push(diag('format/compressed', 'error', `the file is ${compression}-compressed: only gzip is supported, as the Sitemap protocol says; nothing was read`, START, 'decompress it, or compress it with gzip (sitemap.xml.gz)'));
-    return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
-  }
-  if ((b0 === 0x00 && b1 === 0x00 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0x00 && b3 === 0x00)) {
-    // A UTF-32 BOM (FF FE 00 00 could also be UTF-16LE followed by U+0000, which XML forbids anyway).
-    diagnostics.push(diag('encoding/unsupported', 'error', 'the document is UTF-32 (by its byte order mark), which is not supported; reading it as UTF-8', START, UTF8_HINT));
-    return { encoding: 'utf-8', bomLength: 0, source: 'default', diagnostics };
-  }
-  const bom = b0 === 0xef && b1 === 0xbb && b2 === 0xbf ? 'utf-8' : b0 === 0xff && b1 === 0xfe ? 'utf-16le' : b0 === 0xfe && b1 === 0xff ? 'utf-16be' : undefined;
-  // Two characters U+0001–U+00FF as UTF-16 (not one stray NUL, not UTF-32): `<\0?\0`, `h\0t\0` (a text sitemap),
-  // `\xdc\0b\0` (a CSV header)... (LE), `\0<\0?`... (BE).
-  const pattern = b0 && b1 === 0x00 && b2 && b3 === 0x00 ? 'utf-16le' : b0 === 0x00 && b1 && b2 === 0x00 && b3 ? 'utf-16be' : undefined;
-  const detected = bom ?? pattern;
-  const bomLength = bom === undefined ? 0 : bom === 'utf-8' ? 3 : 2;
-  const source: EncodingSource = bom !== undefined ? 'bom' : pattern !== undefined ? 'pattern' : 'default';
-
-  // Read the declaration in whatever byte layout the BOM or pattern implies (ASCII-compatible otherwise).
-  const view = asciiView(head, bomLength, detected === undefined ? 'utf-8' : detected);
-  const leading = (XML_SPACE.exec(view) as RegExpExecArray)[0].length;
-  const decl = XML_DECL.exec(view.slice(leading));
-  let declared: string | undefined;
-  let at = START;
-  if (decl !== null) {
-    const counter = new LineCounter();
-    counter.advance(view, 0, leading);
-    at = { line: counter.line, column: counter.column, offset: leading };
-    if (leading > 0) {
-      const what = bomLength > 0 ? 'a byte order mark and whitespace' : 'whitespace';
-      diagnostics.push(
-        diag('xml/declaration-not-at-start', 'warning', `${what} before the XML declaration (it must be the very first thing in the file); accepted`, at, 'remove everything before "<?xml"'),
-      );
-    }
-    const attr = ENCODING_ATTR.exec(decl[0]);
-    if (attr !== null) declared = attr[1] ?? attr[2] ?? '';
-  }
-
-  const result = (encoding: string, src: EncodingSource): EncodingSniff => {
-    const r: EncodingSniff = { encoding, bomLength, source: src, diagnostics };
-    if (declared !== undefined) r.declared = declared;
-    return r;
-  };
-  const notUtf8 = (encoding: string, how: string): void => {
-    diagnostics.push(diag('encoding/declared-not-utf8', 'warning', `the sitemap is encoded as ${encodingName(encoding)} (${how}); the Sitemap protocol requires UTF-8`, how === 'declared' ? at : START, SAVE_AS_UTF8));
-  };
-
-  if (detected !== undefined) {
-    // A BOM or the UTF-16 pattern decides; the declaration can only agree or be overruled.
-    if (declared !== undefined) {
-      const resolved = resolveEncodingLabel(declared, true);
-      if (!declarationAgrees(detected, declared, resolved)) {
-        const by = source === 'bom' ? 'byte order mark' : 'byte pattern';
-        // libxml2 overlooks only a single-byte label over UTF-8 and a UTF-8 label over UTF-16; else it is fatal (XML 1.0 §4.3.3).
-        const refused = resolved === undefined || (detected === 'utf-8' ? isUtf16(resolved) : resolved !== 'utf-8');
-        const code = refused ? 'encoding/refused' : source === 'bom' ? 'encoding/bom-conflict' : 'encoding/declaration-mismatch';
-        diagnostics.push(
-          diag(code, refused ? 'error' : 'warning', `the XML declaration says encoding="${declared}" but the ${by} says ${encodingName(detected)}; ${refused ? 'XML parsers refuse the file; ' : ''}reading it as ${encodingName(detected)}`, at, `declare encoding="${encodingName(detected)}" or, better, save the file as UTF-8`),
-        );
-      }
-    } else if (decl === null && source === 'pattern' && view.charCodeAt(leading) === 0x3c /* < */) {
-      // Without a BOM, XML in UTF-16 is recognisable only by its "<?xml" (XML 1.0 appendix F): parsers read this as UTF-8.
-      diagnostics.push(diag('encoding/refused', 'error', `UTF-16 without a byte order mark or an XML declaration, which XML parsers refuse; reading it as ${encodingName(detected)}`, START, UTF8_HINT));
-    }
-    if (detected !== 'utf-8') notUtf8(detected, source === 'bom' ? 'by its byte order mark' : 'by its byte pattern, without a byte order mark');
-    return result(detected, source);
-  }
-
-  if (declared === undefined) return result('utf-8', 'default');
-  const resolved = ASCII_LABELS.has(declared.trim().toLowerCase()) ? 'us-ascii' : resolveEncodingLabel(declared, true);
-  if (resolved === undefined) {
-    diagnostics.push(diag('encoding/unsupported', 'error', `unknown or unsupported encoding "${declared}" in the XML declaration; reading it as UTF-8`, at, UTF8_HINT));
-    return result('utf-8', 'default');
-  }
-  if (isUtf16(resolved)) {
-    // The declaration was readable as single bytes, so the document is not UTF-16: a fatal error (XML 1.0 4.3.3).
-    diagnostics.push(
-      diag('encoding/refused', 'error', `the XML declaration says encoding="${declared}" but the bytes are not UTF-16 (no byte order mark, one byte per character); XML parsers refuse the file; reading it as UTF-8`, at, 'declare encoding="UTF-8"'),
-    );
-    return result('utf-8', 'default');
-  }
-  if (resolved !== 'utf-8') notUtf8(resolved, 'declared');
-  return result(resolved, 'declaration');
+  const decl = readDeclaration(head, bomLength, detected, diagnostics);
+  const sniff: EncodingSniff = { encoding: detected ?? 'utf-8', bomLength, source, diagnostics };
+  if (decl.declared !== undefined) sniff.declared = decl.declared;
+  if (detected !== undefined) checkAgainstByteMarks(detected, source, decl, diagnostics);
+  else if (decl.declared !== undefined) useDeclaration(sniff, decl.declared, decl.at ?? START);
+  return sniff;
 }
 
 export type SniffedFormat = 'xml' | 'html' | 'text' | 'empty';

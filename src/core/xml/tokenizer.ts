@@ -241,8 +241,7 @@ function isDoctypeForm(text: string, standalone: boolean): boolean {
       const replacement = ref === undefined ? null : pes.get(ref);
       if (replacement === undefined && standalone) return false;
       if (ref !== undefined) bound = standalone;
-      if (typeof replacement !== 'string') continue;
-      if (replacement === '') continue;
+      if (typeof replacement !== 'string' || replacement === '') continue;
       if (depth === MAX_PE_DEPTH) return false;
       pes.set(ref as string, '<'); // a reference to it from its own text is a loop: refused
       if (!isSubset(replacement, depth + 1)) return false;
@@ -1284,11 +1283,7 @@ export class XmlTokenizer {
     }
     const names = this.names;
     const n = names.length;
-    if (n > 0 && names[n - 1] === name) {
-      this.closeTop(name);
-      return;
-    }
-    let k = n - 2;
+    let k = n - 1;
     while (k >= 0 && names[k] !== name) k--;
     if (k < 0) {
       this.reportTok(
@@ -1304,9 +1299,7 @@ export class XmlTokenizer {
       this.pop();
       this.h.endTag(open, this.tokLine, this.tokCol, this.tokOffset);
     }
-    this.pop();
-    this.h.endTag(name, this.tokLine, this.tokCol, this.tokOffset);
-    if (k === 0) this.rootClosed = true;
+    this.closeTop(name);
   }
 
   /** The end tag of the innermost open element. */

@@ -105,6 +105,13 @@ describe('SitemapDocument (sitemapkit/core): bytes pushed in chunks', () => {
       assert.deepEqual(codes, ['encoding/declared-not-utf8'], encoding);
     }
   });
+  it('reads a UTF-16 sitemap whose last byte is odd with one error for that byte, at the end, and nothing after the root', () => {
+    const text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>\n';
+    const { events } = readChunks([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le'), Buffer.from([0x0a])]);
+    assert.deepEqual(events.filter((e) => e[0] === 'url').map((e) => (e[1] as { loc: string }).loc), ['https://example.com/']);
+    const diagnostics = events.filter((e) => e[0] === 'diagnostic').map((e) => e[1] as Diagnostic);
+    assert.deepEqual(diagnostics.map((d) => `${d.code}@${d.line}:${d.column}`), ['encoding/declared-not-utf8@1:1', 'encoding/invalid-bytes@2:1']);
+  });
   it('says once that a zip, bzip2, xz, zstd or zlib file is compressed in a way the protocol does not take (only gzip), and reads nothing of it', async () => {
     const junk = Buffer.from([0x9f, 0xc3, 0x28, 0x0a, 0xff, 0x3c, 0x80, 0xfe]);
     // zlib: PHP's gzcompress() where gzencode() was meant, saved as .gz.
