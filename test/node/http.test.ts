@@ -419,6 +419,25 @@ describe('a status HTTP does not define', () => {
   });
 });
 
+describe('a 206 Partial Content to a request without Range', () => {
+  it('is fetch/http-status naming the part, not read as the whole document (RFC 9110 §15.3.7)', async () => {
+    const whole = urlset(pages('part', 20));
+    const s = await startSiteServer({ '/s.xml': { status: 206, headers: { 'content-range': `bytes 0-99/${whole.length}` }, body: whole.slice(0, 100) } });
+    const client = new HttpClient({ allowPrivate: true, retryBaseDelayMs: 1 });
+    try {
+      const r = await client.get(s.url('/s.xml'));
+      assert.ok(!r.ok);
+      const message = `HTTP 206 Partial Content (bytes 0-99/${whole.length}) to a request for the whole document: a 206 answers a Range request only, and none was sent (RFC 9110 §15.3.7)`;
+      assert.deepEqual([r.code, r.message, r.attempts], ['fetch/http-status', message, 1]);
+      const [node] = (await discoverSitemaps(s.url('/s.xml'), { allowPrivate: true }).tree()).inputs[0]?.sitemaps ?? [];
+      assert.deepEqual([node?.outcome, node?.urls, node?.diagnostics.map((d) => d.code)], ['failed', 0, ['fetch/http-status']]);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
 describe('a response that is no valid HTTP', () => {
   it('is not retried: headers over the parser limit, or no HTTP at all, fail the same way every time', async () => {
     const answers: Record<string, string> = {
