@@ -403,6 +403,31 @@ describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
   }
 });
 
+describe('an empty body', () => {
+  // curl and browsers read no bytes as an empty body whatever its Content-Encoding (denoland/deno#29281);
+  // ended by a clean close it is as whole as with Content-Length: 0 (RFC 9112 §6.3 item 8).
+  it('is empty, not a corrupt or cut Content-Encoding, whatever its coding and framing', async () => {
+    const raw = await startRawServer((socket, path) => {
+      const [, encoding, framing] = path.split('/');
+      const coding = encoding === 'none' ? '' : `Content-Encoding: ${encoding}\r\n`;
+      socket.end(`HTTP/1.1 200 OK\r\n${coding}${framing === 'close' ? '' : 'Content-Length: 0\r\n'}Connection: close\r\n\r\n`);
+    });
+    const client = new HttpClient({ allowPrivate: true, retries: 0 });
+    try {
+      for (const encoding of ['none', 'gzip', 'deflate', 'br']) {
+        for (const framing of ['close', 'length']) {
+          const r = await client.get(raw.url(`/${encoding}/${framing}`));
+          assert.ok(r.ok, `${encoding}, ${framing}: ${r.ok ? '' : r.message}`);
+          assert.equal(await text(r.body).catch((e: Error) => e.message), '', `${encoding}, ${framing}`);
+        }
+      }
+    } finally {
+      await client.close();
+      await raw.close();
+    }
+  });
+});
+
 describe('a status HTTP does not define', () => {
   it('is fetch/http-status, not retried, and said without an internal marker', async () => {
     const raw = await startRawServer((socket) => socket.end('HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n'));
