@@ -299,14 +299,10 @@ class Discovery {
    */
   private readonly fetching: HostQueues<SitemapNode>;
   private readonly inputs: DiscoveryInput[] = [];
-  private readonly maxDepth: number;
-  private readonly maxSitemaps: number;
-  private readonly maxBytes: number;
   private readonly controller = new AbortController();
   private readonly started = performance.now();
-  /** Children of indexes queued (maxSitemaps). */
+  /** Children of indexes listed (maxSitemaps): those queued, then one more for each past the limit. */
   private queuedSitemaps = 0;
-  private sitemapLimitReported = false;
   private readonly agentToken: string;
   /** Parents of each node (for telling a loop from a sitemap listed twice). */
   private readonly parentOf = new Map<SitemapNode, SitemapNode | undefined>();
@@ -316,17 +312,12 @@ class Discovery {
   private readonly collectors = new WeakMap<SitemapNode | RobotsNode, DiagnosticCollector>();
   stopped = false;
 
-  private runTimer: ReturnType<typeof setTimeout> | undefined;
-
   constructor(private readonly options: DiscoverOptions) {
     const signals = [this.controller.signal];
     if (options.signal !== undefined) signals.push(options.signal);
     this.client = new HttpClient({ ...options, signal: AbortSignal.any(signals) });
     this.fetching = new HostQueues(this.client.slots.total * 2, this.client.slots.perHost * 2, (node, release) => this.spawn(this.fetchSitemap(node).finally(release)));
     this.cache = options.cacheDir !== undefined ? new HttpCache(options.cacheDir) : undefined;
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
-    this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
-    this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.agentToken = crawlerToken(options.userAgent ?? 'sitemapkit');
     checkCount('maxTrackedUrls', options.maxTrackedUrls, 1);
     checkDiagnosticCap(options.maxDiagnosticsPerCode);
@@ -367,9 +358,7 @@ class Discovery {
     // A timer of our own, not AbortSignal.timeout(): a signal only AbortSignal.any() holds can be
     // garbage-collected before it fires, and the run would have no deadline.
     const runTimeout = this.options.runTimeoutMs;
-    if (runTimeout !== undefined) {
-      this.runTimer = setTimeout(() => this.controller.abort(new DOMException(`the run took more than ${runTimeout / 1000} s`, 'TimeoutError')), runTimeout);
-    }
+    const runTimer = runTimeout === undefined ? undefined : setTimeout(() => this.controller.abort(new DOMException(`the run took more than ${runTimeout / 1000} s`, 'TimeoutError')), runTimeout);
     try {
       for (const text of urls) {
         const input = classifyInput(text);
@@ -389,7 +378,7 @@ class Discovery {
       this.emit({ type: 'end', tree });
       this.channel.end();
     } finally {
-      clearTimeout(this.runTimer);
+      clearTimeout(runTimer);
       await Promise.all([this.client.close(), this.readers?.close()]);
     }
   }
@@ -495,6 +484,8 @@ class Discovery {
     // Started with the first sitemap to fetch: a run that finds none does not pay for it (~10 ms).
     if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders();
     const depth = parent === undefined ? 0 : parent.depth + 1;
+    const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
+    const maxSitemaps = this.options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
     const node = newNode(url, via, depth);
     const key = visitKey(url);
     if (key === undefined) {
@@ -507,16 +498,16 @@ class Discovery {
       siblings.push(node);
       return this.skipAsSeen(node, seen, parent);
     }
-    if (depth > this.maxDepth) {
+    if (depth > maxDepth) {
       siblings.push(node);
       const hint = 'a sitemap index should list sitemaps, not other indexes';
-      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${plural(this.maxDepth, 'level')}`, url, hint), 'skipped');
+      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${plural(maxDepth, 'level')}`, url, hint), 'skipped');
     }
     // An index's children only: a full index (sitemaps.org: 50,000) is read whole under the default.
-    if (via === 'index' && this.queuedSitemaps >= this.maxSitemaps) {
-      if (!this.sitemapLimitReported && parent !== undefined) {
-        this.sitemapLimitReported = true;
-        this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${plural(this.maxSitemaps, 'sitemap')}; the rest are not fetched`, parent.url));
+    if (via === 'index' && this.queuedSitemaps >= maxSitemaps) {
+      // Said once, on the index where the limit was reached.
+      if (this.queuedSitemaps++ === maxSitemaps && parent !== undefined) {
+        this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${plural(maxSitemaps, 'sitemap')}; the rest are not fetched`, parent.url));
       }
       return;
     }
@@ -754,7 +745,7 @@ class Discovery {
         this.enqueue(ref.loc, 'index', node, node.children);
       },
     };
-    const settings: DocumentSettings = { file, maxBytes: this.maxBytes, maxEntries: this.options.maxEntries, maxTrackedUrls: this.options.maxTrackedUrls };
+    const settings: DocumentSettings = { file, maxBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxEntries: this.options.maxEntries, maxTrackedUrls: this.options.maxTrackedUrls };
     // A body read from the cache was let go of (its deadline cleared): holding it only waits.
     const hold = (wait: Promise<void>): Promise<void> => response.body.held(wait);
     const backpressure = response.body.holding(() => this.channel.backpressure());
