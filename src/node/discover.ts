@@ -396,7 +396,7 @@ class Discovery {
     const robotsUrl = input.kind === 'robots' ? input.url : robotsUrlOf(input.url);
     const robots = await this.robots(robotsUrl);
     // A host that cannot be reached has no well-known paths to probe: robots.txt (or the host it redirects to) said so once.
-    if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robots.failure.url, robots.failure);
+    if (robots.failure !== undefined) this.markUnreachable(robots.failure.url, robots.failure);
     // Refused by the address policy at the origin itself, or no answer in time: each well-known path would be too.
     const refused = (robots.failure?.code === 'fetch/address-refused' || robots.failure?.code === 'fetch/timeout') && new URL(robots.failure.url).origin === input.origin;
     const wellKnown = this.unreachable.has(input.origin) || refused ? [] : WELL_KNOWN_SITEMAP_PATHS.map((path) => new URL(path, `${input.origin}/`).href);
@@ -553,10 +553,7 @@ class Discovery {
     const refusal = await this.client.policy.check(new URL(node.url));
     if (refusal !== undefined) {
       // A name that does not resolve is reported once per host, like a refused connection.
-      if (hostUnreachable(refusal)) {
-        if (this.skipUnreachable(node)) return false;
-        this.markUnreachable(node.url, refusal);
-      }
+      if (this.markUnreachable(node.url, refusal, node)) return false;
       this.fail(node, diagnostic(refusal.code, refusal.message, node.url));
       return false;
     }
@@ -601,9 +598,13 @@ class Discovery {
     return state.allows === undefined || state.allows(url) ? undefined : `${state.node.url} disallows it for ${this.agentToken}`;
   }
 
-  private markUnreachable(url: string, failure: { code: string }): void {
+  /** Records that `failure` (of `url`) showed its host unreachable, if it says so; true if another had (`node` is then skipped). */
+  private markUnreachable(url: string, failure: Pick<HttpFailure, 'code' | 'cause'>, node?: SitemapNode, attempted = false): boolean {
+    if (!hostUnreachable(failure)) return false;
+    if (node !== undefined && this.skipUnreachable(node, url, attempted)) return true;
     const origin = new URL(url).origin;
     if (!this.unreachable.has(origin)) this.unreachable.set(origin, { url, code: failure.code });
+    return false;
   }
 
   /** Skips `node` (true) when the host of `url`, its own or a failed hop's, is known unreachable. */
@@ -664,10 +665,7 @@ class Discovery {
     if (!outcome.ok) {
       node.timeMs = performance.now() - start;
       // A host found unreachable by a request sent meanwhile: the failure is reported once, where first seen.
-      if (hostUnreachable(outcome)) {
-        if (this.skipUnreachable(node, outcome.url, true)) return;
-        this.markUnreachable(outcome.url, outcome);
-      }
+      if (this.markUnreachable(outcome.url, outcome, node, true)) return;
       const refusedHop = outcome.code.startsWith('discover/');
       // A probe redirected to a page read already (a site that sends every unknown path home) is a miss.
       if (refusedHop && node.via === 'probe') return this.absent(node);
