@@ -526,7 +526,7 @@ class Discovery {
 
   private skipAsSeen(node: SitemapNode, seen: SitemapNode, parent: SitemapNode | undefined): void {
     if (this.isAncestor(seen, parent)) {
-      this.fail(node, diagnostic('discover/loop', `not fetched again: ${seen.url} lists itself through ${parent?.url ?? 'its own chain'}`, node.url, 'an index must not list itself or an index above it'), 'skipped');
+      this.fail(node, diagnostic('discover/loop', `not fetched again: ${seen.url} lists itself${seen === parent ? '' : ` through ${parent?.url ?? ''}`}`, node.url, 'an index must not list itself or an index above it'), 'skipped');
     } else {
       const by = seen.via !== 'index' ? `via ${seen.via}` : this.parentOf.get(seen) === parent ? 'by this index' : 'by another index';
       this.fail(node, diagnostic('discover/duplicate', `not fetched again: already listed (${by})`, node.url), 'skipped');
