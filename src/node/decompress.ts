@@ -83,6 +83,8 @@ export async function* gunzipped(source: AsyncIterable<Uint8Array>): AsyncGenera
   const input = new Pieces(source);
   try {
     const magic = await input.take(2);
+    // No bytes at all are an empty body, as curl and browsers read them: no gzip data to be cut or corrupt.
+    if (magic.length === 0) return;
     if (!isGzip(magic)) throw corrupt(magic.length < 2 ? TRUNCATED : 'incorrect header check');
     input.unshift(magic);
     yield* gunzip(input, DEFAULT_CHUNK_BYTES, undefined);

@@ -299,14 +299,10 @@ class Discovery {
    */
   private readonly fetching: HostQueues<SitemapNode>;
   private readonly inputs: DiscoveryInput[] = [];
-  private readonly maxDepth: number;
-  private readonly maxSitemaps: number;
-  private readonly maxBytes: number;
   private readonly controller = new AbortController();
   private readonly started = performance.now();
-  /** Children of indexes queued (maxSitemaps). */
+  /** Children of indexes listed (maxSitemaps): those queued, then one more for each past the limit. */
   private queuedSitemaps = 0;
-  private sitemapLimitReported = false;
   private readonly agentToken: string;
   /** Parents of each node (for telling a loop from a sitemap listed twice). */
   private readonly parentOf = new Map<SitemapNode, SitemapNode | undefined>();
@@ -316,17 +312,12 @@ class Discovery {
   private readonly collectors = new WeakMap<SitemapNode | RobotsNode, DiagnosticCollector>();
   stopped = false;
 
-  private runTimer: ReturnType<typeof setTimeout> | undefined;
-
   constructor(private readonly options: DiscoverOptions) {
     const signals = [this.controller.signal];
     if (options.signal !== undefined) signals.push(options.signal);
     this.client = new HttpClient({ ...options, signal: AbortSignal.any(signals) });
     this.fetching = new HostQueues(this.client.slots.total * 2, this.client.slots.perHost * 2, (node, release) => this.spawn(this.fetchSitemap(node).finally(release)));
     this.cache = options.cacheDir !== undefined ? new HttpCache(options.cacheDir) : undefined;
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
-    this.maxSitemaps = options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
-    this.maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.agentToken = crawlerToken(options.userAgent ?? 'sitemapkit');
     checkCount('maxTrackedUrls', options.maxTrackedUrls, 1);
     checkDiagnosticCap(options.maxDiagnosticsPerCode);
@@ -367,9 +358,7 @@ class Discovery {
     // A timer of our own, not AbortSignal.timeout(): a signal only AbortSignal.any() holds can be
     // garbage-collected before it fires, and the run would have no deadline.
     const runTimeout = this.options.runTimeoutMs;
-    if (runTimeout !== undefined) {
-      this.runTimer = setTimeout(() => this.controller.abort(new DOMException(`the run took more than ${runTimeout / 1000} s`, 'TimeoutError')), runTimeout);
-    }
+    const runTimer = runTimeout === undefined ? undefined : setTimeout(() => this.controller.abort(new DOMException(`the run took more than ${runTimeout / 1000} s`, 'TimeoutError')), runTimeout);
     try {
       for (const text of urls) {
         const input = classifyInput(text);
@@ -389,7 +378,7 @@ class Discovery {
       this.emit({ type: 'end', tree });
       this.channel.end();
     } finally {
-      clearTimeout(this.runTimer);
+      clearTimeout(runTimer);
       await Promise.all([this.client.close(), this.readers?.close()]);
     }
   }
@@ -407,7 +396,7 @@ class Discovery {
     const robotsUrl = input.kind === 'robots' ? input.url : robotsUrlOf(input.url);
     const robots = await this.robots(robotsUrl);
     // A host that cannot be reached has no well-known paths to probe: robots.txt (or the host it redirects to) said so once.
-    if (robots.failure !== undefined && hostUnreachable(robots.failure)) this.markUnreachable(robots.failure.url, robots.failure);
+    if (robots.failure !== undefined) this.markUnreachable(robots.failure.url, robots.failure);
     // Refused by the address policy at the origin itself, or no answer in time: each well-known path would be too.
     const refused = (robots.failure?.code === 'fetch/address-refused' || robots.failure?.code === 'fetch/timeout') && new URL(robots.failure.url).origin === input.origin;
     const wellKnown = this.unreachable.has(input.origin) || refused ? [] : WELL_KNOWN_SITEMAP_PATHS.map((path) => new URL(path, `${input.origin}/`).href);
@@ -495,6 +484,8 @@ class Discovery {
     // Started with the first sitemap to fetch: a run that finds none does not pay for it (~10 ms).
     if (this.options.urlsAsText === true) this.readers ??= new DocumentReaders();
     const depth = parent === undefined ? 0 : parent.depth + 1;
+    const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_SITEMAP_DEPTH;
+    const maxSitemaps = this.options.maxSitemaps ?? DEFAULT_MAX_SITEMAPS;
     const node = newNode(url, via, depth);
     const key = visitKey(url);
     if (key === undefined) {
@@ -507,16 +498,16 @@ class Discovery {
       siblings.push(node);
       return this.skipAsSeen(node, seen, parent);
     }
-    if (depth > this.maxDepth) {
+    if (depth > maxDepth) {
       siblings.push(node);
       const hint = 'a sitemap index should list sitemaps, not other indexes';
-      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${plural(this.maxDepth, 'level')}`, url, hint), 'skipped');
+      return this.fail(node, diagnostic('discover/depth-limit', `not fetched: index nesting deeper than ${plural(maxDepth, 'level')}`, url, hint), 'skipped');
     }
     // An index's children only: a full index (sitemaps.org: 50,000) is read whole under the default.
-    if (via === 'index' && this.queuedSitemaps >= this.maxSitemaps) {
-      if (!this.sitemapLimitReported && parent !== undefined) {
-        this.sitemapLimitReported = true;
-        this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${plural(this.maxSitemaps, 'sitemap')}; the rest are not fetched`, parent.url));
+    if (via === 'index' && this.queuedSitemaps >= maxSitemaps) {
+      // Said once, on the index where the limit was reached.
+      if (this.queuedSitemaps++ === maxSitemaps && parent !== undefined) {
+        this.note(parent, diagnostic('discover/too-many-sitemaps', `more than ${plural(maxSitemaps, 'sitemap')}; the rest are not fetched`, parent.url));
       }
       return;
     }
@@ -535,7 +526,7 @@ class Discovery {
 
   private skipAsSeen(node: SitemapNode, seen: SitemapNode, parent: SitemapNode | undefined): void {
     if (this.isAncestor(seen, parent)) {
-      this.fail(node, diagnostic('discover/loop', `not fetched again: ${seen.url} lists itself through ${parent?.url ?? 'its own chain'}`, node.url, 'an index must not list itself or an index above it'), 'skipped');
+      this.fail(node, diagnostic('discover/loop', `not fetched again: ${seen.url} lists itself${seen === parent ? '' : ` through ${parent?.url ?? ''}`}`, node.url, 'an index must not list itself or an index above it'), 'skipped');
     } else {
       const by = seen.via !== 'index' ? `via ${seen.via}` : this.parentOf.get(seen) === parent ? 'by this index' : 'by another index';
       this.fail(node, diagnostic('discover/duplicate', `not fetched again: already listed (${by})`, node.url), 'skipped');
@@ -562,10 +553,7 @@ class Discovery {
     const refusal = await this.client.policy.check(new URL(node.url));
     if (refusal !== undefined) {
       // A name that does not resolve is reported once per host, like a refused connection.
-      if (hostUnreachable(refusal)) {
-        if (this.skipUnreachable(node)) return false;
-        this.markUnreachable(node.url, refusal);
-      }
+      if (this.markUnreachable(node.url, refusal, node)) return false;
       this.fail(node, diagnostic(refusal.code, refusal.message, node.url));
       return false;
     }
@@ -610,9 +598,13 @@ class Discovery {
     return state.allows === undefined || state.allows(url) ? undefined : `${state.node.url} disallows it for ${this.agentToken}`;
   }
 
-  private markUnreachable(url: string, failure: { code: string }): void {
+  /** Records that `failure` (of `url`) showed its host unreachable, if it says so; true if another had (`node` is then skipped). */
+  private markUnreachable(url: string, failure: Pick<HttpFailure, 'code' | 'cause'>, node?: SitemapNode, attempted = false): boolean {
+    if (!hostUnreachable(failure)) return false;
+    if (node !== undefined && this.skipUnreachable(node, url, attempted)) return true;
     const origin = new URL(url).origin;
     if (!this.unreachable.has(origin)) this.unreachable.set(origin, { url, code: failure.code });
+    return false;
   }
 
   /** Skips `node` (true) when the host of `url`, its own or a failed hop's, is known unreachable. */
@@ -673,10 +665,7 @@ class Discovery {
     if (!outcome.ok) {
       node.timeMs = performance.now() - start;
       // A host found unreachable by a request sent meanwhile: the failure is reported once, where first seen.
-      if (hostUnreachable(outcome)) {
-        if (this.skipUnreachable(node, outcome.url, true)) return;
-        this.markUnreachable(outcome.url, outcome);
-      }
+      if (this.markUnreachable(outcome.url, outcome, node, true)) return;
       const refusedHop = outcome.code.startsWith('discover/');
       // A probe redirected to a page read already (a site that sends every unknown path home) is a miss.
       if (refusedHop && node.via === 'probe') return this.absent(node);
@@ -754,7 +743,7 @@ class Discovery {
         this.enqueue(ref.loc, 'index', node, node.children);
       },
     };
-    const settings: DocumentSettings = { file, maxBytes: this.maxBytes, maxEntries: this.options.maxEntries, maxTrackedUrls: this.options.maxTrackedUrls };
+    const settings: DocumentSettings = { file, maxBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxEntries: this.options.maxEntries, maxTrackedUrls: this.options.maxTrackedUrls };
     // A body read from the cache was let go of (its deadline cleared): holding it only waits.
     const hold = (wait: Promise<void>): Promise<void> => response.body.held(wait);
     const backpressure = response.body.holding(() => this.channel.backpressure());

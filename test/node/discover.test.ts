@@ -354,6 +354,8 @@ describe('discover: loops and limits', () => {
     assert.equal(server.count('/self.xml'), 1);
     assert.deepEqual(urls, pages('leaf', 2));
     assert.deepEqual(codes(tree), ['discover/loop']);
+    // Not "X lists itself through X".
+    assert.equal(node(tree, '/self.xml').children.find((c) => c.via === 'index' && c.url === server.url('/self.xml'))?.diagnostics[0]?.message, `not fetched again: ${server.url('/self.xml')} lists itself`);
     assert.equal(tree.totals.errors, 0);
   });
 

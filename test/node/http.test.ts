@@ -403,6 +403,31 @@ describe('a Content-Encoding body cut short or corrupt (issue 22)', () => {
   }
 });
 
+describe('an empty body', () => {
+  // curl and browsers read no bytes as an empty body whatever its Content-Encoding (denoland/deno#29281);
+  // ended by a clean close it is as whole as with Content-Length: 0 (RFC 9112 §6.3 item 8).
+  it('is empty, not a corrupt or cut Content-Encoding, whatever its coding and framing', async () => {
+    const raw = await startRawServer((socket, path) => {
+      const [, encoding, framing] = path.split('/');
+      const coding = encoding === 'none' ? '' : `Content-Encoding: ${encoding}\r\n`;
+      socket.end(`HTTP/1.1 200 OK\r\n${coding}${framing === 'close' ? '' : 'Content-Length: 0\r\n'}Connection: close\r\n\r\n`);
+    });
+    const client = new HttpClient({ allowPrivate: true, retries: 0 });
+    try {
+      for (const encoding of ['none', 'gzip', 'deflate', 'br']) {
+        for (const framing of ['close', 'length']) {
+          const r = await client.get(raw.url(`/${encoding}/${framing}`));
+          assert.ok(r.ok, `${encoding}, ${framing}: ${r.ok ? '' : r.message}`);
+          assert.equal(await text(r.body).catch((e: Error) => e.message), '', `${encoding}, ${framing}`);
+        }
+      }
+    } finally {
+      await client.close();
+      await raw.close();
+    }
+  });
+});
+
 describe('a status HTTP does not define', () => {
   it('is fetch/http-status, not retried, and said without an internal marker', async () => {
     const raw = await startRawServer((socket) => socket.end('HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n'));
@@ -415,6 +440,25 @@ describe('a status HTTP does not define', () => {
     } finally {
       await client.close();
       await raw.close();
+    }
+  });
+});
+
+describe('a 206 Partial Content to a request without Range', () => {
+  it('is fetch/http-status naming the part, not read as the whole document (RFC 9110 §15.3.7)', async () => {
+    const whole = urlset(pages('part', 20));
+    const s = await startSiteServer({ '/s.xml': { status: 206, headers: { 'content-range': `bytes 0-99/${whole.length}` }, body: whole.slice(0, 100) } });
+    const client = new HttpClient({ allowPrivate: true, retryBaseDelayMs: 1 });
+    try {
+      const r = await client.get(s.url('/s.xml'));
+      assert.ok(!r.ok);
+      const message = `HTTP 206 Partial Content (bytes 0-99/${whole.length}) to a request for the whole document: a 206 answers a Range request only, and none was sent (RFC 9110 §15.3.7)`;
+      assert.deepEqual([r.code, r.message, r.attempts], ['fetch/http-status', message, 1]);
+      const [node] = (await discoverSitemaps(s.url('/s.xml'), { allowPrivate: true }).tree()).inputs[0]?.sitemaps ?? [];
+      assert.deepEqual([node?.outcome, node?.urls, node?.diagnostics.map((d) => d.code)], ['failed', 0, ['fetch/http-status']]);
+    } finally {
+      await client.close();
+      await s.close();
     }
   });
 });

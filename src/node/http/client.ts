@@ -345,10 +345,15 @@ export class HttpClient {
         continue;
       }
       const length = Number(response.headers.get('content-length') ?? Number.NaN);
-      if (length > maxBody) {
+      // No Range is ever sent: a 206's body is a part of the document, not the document.
+      const partial = response.status === 206;
+      if (partial || length > maxBody) {
         await cancelBody(response);
         release();
-        return failed('fetch/too-large', `Content-Length ${length} is over the ${maxBody}-byte cap`, current);
+        const range = response.headers.get('content-range');
+        return partial
+          ? failed('fetch/http-status', `HTTP 206 Partial Content${range !== null ? ` (${range})` : ''} to a request for the whole document: a 206 answers a Range request only, and none was sent (RFC 9110 §15.3.7)`, current)
+          : failed('fetch/too-large', `Content-Length ${length} is over the ${maxBody}-byte cap`, current);
       }
       const body = new HttpBody(response, maxBody, deadline, release, signal);
       const outcome: HttpResponse = { ok: true, status: response.status, url: current, headers: response.headers, body, redirects, attempts };

@@ -54,18 +54,18 @@ function fetchFailed(cause: unknown): TypeError {
   return new TypeError('fetch failed', { cause });
 }
 
-/** The decoder for a Content-Encoding; deflate is zlib-wrapped or raw, told by the first byte. */
+/** The decoder for a Content-Encoding; no bytes at all are an empty body whatever the coding, as curl and browsers read them. */
 function decoded(message: IncomingMessage, encoding: string): Readable {
   // Paused: the byte cap's 'data' listener must not make it flow before gunzipped() reads it.
   if (encoding === 'gzip' || encoding === 'x-gzip') return Readable.from(gunzipped(message.pause())).once('close', () => message.destroy());
-  if (encoding === 'br') return message.pipe(createBrotliDecompress({ chunkSize: DECODE_CHUNK }));
-  // RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate. 0x?8 is a zlib header.
   // Piped, so that backpressure reaches the decoder: a deflate bomb must not inflate into memory.
   const out = new PassThrough({ highWaterMark: DECODE_CHUNK });
   let piped = false;
   message.once('data', (chunk: Buffer) => {
     piped = true;
-    const decoder = (chunk[0] ?? 0) % 16 === 8 ? createInflate({ chunkSize: DECODE_CHUNK }) : createInflateRaw({ chunkSize: DECODE_CHUNK });
+    // RFC 9110 §8.4.1.2: "deflate" is the zlib format; some servers send raw deflate. 0x?8 is a zlib header.
+    const decoder = encoding === 'br' ? createBrotliDecompress({ chunkSize: DECODE_CHUNK })
+      : (chunk[0] ?? 0) % 16 === 8 ? createInflate({ chunkSize: DECODE_CHUNK }) : createInflateRaw({ chunkSize: DECODE_CHUNK });
     decoder.on('error', (e) => out.destroy(e));
     decoder.pipe(out);
     decoder.write(chunk);
