@@ -114,6 +114,7 @@ export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonl
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a closure factory: children, index and page share the cache, the cursors and the children found
 export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
