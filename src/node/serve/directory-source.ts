@@ -132,7 +132,15 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
           failed = undefined;
           if (next === current) continue;
           const now = Date.now();
-          retire(current, next, retired, entryName, now + graceMs);
+          for (const [name, loaded] of current.files) {
+            if (name !== entryName && !next.files.has(name)) retired.set(name, { loaded, until: now + graceMs });
+            else if (next.files.get(name) !== loaded) release(loaded);
+          }
+          for (const name of next.files.keys()) {
+            const old = retired.get(name);
+            if (old !== undefined && next.files.get(name) !== old.loaded) release(old.loaded);
+            retired.delete(name);
+          }
           current = next;
           for (const name of settle.looks.keys()) if (!next.files.has(name)) settle.looks.delete(name);
           pruneRetired(retired, now, maxBytes - current.bytes);
@@ -223,14 +231,10 @@ function follow(dir: string, followed: (name: string) => boolean, pollMs: number
   };
 }
 
-/**
- * Loads the entry file and the files it names (unchanged ones from `previous`, which is returned if all are), again if the entry
- * changes meanwhile. With the entry file unchanged, the children not in `only` are taken from `previous` without a look.
- */
+/** Loads the entry file and the files it names (unchanged ones from `previous`, which is returned if all are; the entry unchanged, those not in `only` unlooked at), again if the entry changes meanwhile. */
 async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number, settle: Settle, only?: ReadonlySet<string>): Promise<LoadedSet> {
   for (let attempt = 0; ; attempt++) {
     const entry = await loadFile(dir, entryName, previous?.files.get(entryName));
-    const kept = only !== undefined && entry === previous?.files.get(entryName) ? previous.files : undefined;
     const files = new Map<string, Loaded>([[entryName, entry]]);
     let total = entry.bytes;
     let failure: { error: unknown } | undefined;
@@ -239,7 +243,7 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
       for (const [name, loc] of await childNames(dir, entry.file, entryName, childBase, skipped)) {
         // With its folder and the versions before the child was opened: a change since (a file added there) is worth another attempt.
         const folder = dirname(name);
-        const unchanged = only?.has(name) === false ? kept?.get(name) : undefined;
+        const unchanged = only?.has(name) === false && entry === previous?.files.get(entryName) ? previous.files.get(name) : undefined;
         const version = folder === '.' || unchanged !== undefined ? undefined : await versionAt(join(dir, folder));
         const child = unchanged ?? (await loadFile(dir, name, previous?.files.get(name), maxBytes - total, settle).catch((error: SitemapError & { settling?: boolean }) => {
           throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder, version, settling: error.settling });
@@ -442,19 +446,6 @@ function versionOf(info: Stats): string {
 /** The version of the file or folder at `path`, `missing` when there is none. */
 function versionAt(path: string): Promise<string> {
   return stat(path).then(versionOf, () => 'missing');
-}
-
-/** Children `next` no longer names served until `until`; files replaced released, and those of old sets it names again. */
-function retire(current: LoadedSet, next: LoadedSet, retired: Map<string, { loaded: Loaded; until: number }>, entryName: string, until: number): void {
-  for (const [name, loaded] of current.files) {
-    if (name !== entryName && !next.files.has(name)) retired.set(name, { loaded, until });
-    else if (next.files.get(name) !== loaded) release(loaded);
-  }
-  for (const name of next.files.keys()) {
-    const old = retired.get(name);
-    if (old !== undefined && next.files.get(name) !== old.loaded) release(old.loaded);
-    retired.delete(name);
-  }
 }
 
 /** Drops the expired children of old sets, then the oldest ones while they take more than `room`. */
