@@ -100,13 +100,11 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   /** The versions of the files and of a folder (that of the file that failed) when loading last failed: reported once per versions. */
   let failed: Map<string, string> | undefined;
   let failedFolder = '.';
-  /** What the load that failed looked at: the children in it, or (undefined) the whole set. */
-  let failedScope: Set<string> | undefined;
   /** A child was being written when loading last failed: the next poll loads again, whichever children it looks at. */
   let settling = false;
   /** The versions on disk of files and folders (in `dir`), by name. */
   const look = async (names: string[]): Promise<Map<string, string>> => new Map(await Promise.all(names.map(async (name) => [name, await versionAt(join(options.dir, name))] as const)));
-  // What the next load looks at: the children told changed since the last began, or (undefined) every file of the set.
+  // What the next load looks at: the children told changed since the last began and those of a load that failed, or (undefined) every file.
   let queued: Set<string> | undefined = new Set();
   let again = false;
   const tell = (event: Parameters<NonNullable<DirectorySourceOptions['onChange']>>[0]): void => {
@@ -148,7 +146,7 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
         } catch (error) {
           // Reported once per version of the set's files and of the folder (a child's subfolder), not at every poll; a child being written is looked at again.
           const { folder = '.', version, settling: writing = false } = error as { folder?: string; version?: string; settling?: boolean };
-          [failedFolder, failed, failedScope, settling] = [folder, version === undefined ? before : before.set(folder, version), only, writing];
+          [failedFolder, failed, settling, queued] = [folder, version === undefined ? before : before.set(folder, version), writing, only && queued && new Set([...queued, ...only])];
           if (!writing) tell({ error: error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${options.dir}: ${ioErrorReason(error)}`) });
         }
       }
@@ -165,9 +163,9 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     // From 1: the entry file, first, is looked at every poll.
     if (at >= round.length) [round, at] = [[...current.files.keys()], 1];
     const seen = await look([failedFolder, entryName, ...round.slice(at, (at += LOOKS))]);
-    // Changed since the last load that failed, else since the set served; that load's files looked at again.
+    // Changed since the last load that failed, else since the set served.
     const changed = [...seen].filter(([name, version]) => (failed?.get(name) ?? current.files.get(name)?.version ?? version) !== version).map(([name]) => name);
-    if (settling || changed.length > 0) await reload(failed === undefined ? changed : failedScope && [...changed, ...failedScope]);
+    if (settling || changed.length > 0) await reload(changed);
   };
   const stopFollowing = follow(options.dir, (name) => current.files.has(name), pollMs, (name) => void reload(name === null ? undefined : [name]), check);
 
