@@ -214,7 +214,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       if (made.length === 0) return undefined;
       const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, lastmod: file?.lastmod }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
-      const gzip = await gzipped(xml);
+      const gzip = new Uint8Array(await new Response(streamOf(xml).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
       const madeAt = failures.length > 0 ? now() - ttl : now();
       return { madeAt, lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
@@ -482,10 +482,6 @@ class Growing {
 function keepLastModified(file: CachedFile, previous: CachedFile | undefined): CachedFile {
   const tag = (f: CachedFile): string | undefined => (f.identity ?? f.gzip)?.etag;
   return previous !== undefined && tag(previous) === tag(file) ? { ...file, lastModified: previous.lastModified } : file;
-}
-
-async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
 }
 
 /** `wait(ready, key)`: what a request waits for, each thing it waits for in turn within one `timeoutMs`. */
