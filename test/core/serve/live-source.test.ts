@@ -737,14 +737,19 @@ test('a request answered from what is known (the count, a fresh child) starts no
   assert.equal(timers, 0);
 });
 
-test('children are cut by key: rows deleted before a child made again do not pull the next child\'s first rows into it (a URL in two children); rows added after the last child still join it', async () => {
-  // As `SELECT … WHERE id > $after AND id <= $until ORDER BY id LIMIT $limit`, OFFSET when no cursor is known.
-  let ids = Array.from({ length: 25 }, (_, i) => i + 1);
-  const idOf = (entry: UrlEntry): number => Number(String(entry.loc).slice(`${BASE}p/`.length));
-  const range = ({ offset, limit, after, until }: LivePage): UrlEntry[] => {
-    const rows = after === undefined ? ids.slice(offset) : ids.filter((id) => id > idOf(after));
+const idOf = (entry: UrlEntry): number => Number(String(entry.loc).slice(`${BASE}p/`.length));
+
+/** Rows by id, read as `SELECT … WHERE id > $after AND id <= $until ORDER BY id LIMIT $limit`, OFFSET when no cursor is known. */
+function keyed(ids: () => number[]): (page: LivePage) => UrlEntry[] {
+  return ({ offset, limit, after, until }) => {
+    const rows = after === undefined ? ids().slice(offset) : ids().filter((id) => id > idOf(after));
     return rows.slice(0, limit).filter((id) => until === undefined || id <= idOf(until)).map((id) => ({ loc: `${BASE}p/${id}` }));
   };
+}
+
+test('children are cut by key: rows deleted before a child made again do not pull the next child\'s first rows into it (a URL in two children); rows added after the last child still join it', async () => {
+  let ids = Array.from({ length: 25 }, (_, i) => i + 1);
+  const range = keyed(() => ids);
   let clock = 0;
   const get = serve({ count: () => ids.length, maxUrls: 10, range, ttlMs: 100, staleMs: 0, now: () => clock });
   const served = async (): Promise<string[]> => {
@@ -765,13 +770,8 @@ test('children are cut by key: rows deleted before a child made again do not pul
 });
 
 test('a row inserted below a full child\'s end (its until known) is served once the children are made again, in any order: the child is cut anew and its last rows move on', async () => {
-  // Keys 10, 20 … 250 as `SELECT … WHERE id > $after AND id <= $until ORDER BY id LIMIT $limit`.
   let ids = Array.from({ length: 25 }, (_, i) => (i + 1) * 10);
-  const idOf = (entry: UrlEntry): number => Number(String(entry.loc).slice(`${BASE}p/`.length));
-  const range = ({ offset, limit, after, until }: LivePage): UrlEntry[] => {
-    const rows = after === undefined ? ids.slice(offset) : ids.filter((id) => id > idOf(after));
-    return rows.slice(0, limit).filter((id) => until === undefined || id <= idOf(until)).map((id) => ({ loc: `${BASE}p/${id}` }));
-  };
+  const range = keyed(() => ids);
   let clock = 0;
   const get = serve({ count: () => ids.length, maxUrls: 10, range, ttlMs: 100, staleMs: 0, now: () => clock });
   const served = async (order: number[]): Promise<string[]> => {
