@@ -106,19 +106,6 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return kept;
   };
   const pageName = options.page === false ? undefined : (options.page ?? 'sitemap.html');
-  const pages = new WeakMap<SetView, Promise<SitemapFile>>();
-  let pagePolicy = '';
-  const pageOf = (view: SetView): Promise<SitemapFile> => {
-    let page = pages.get(view);
-    if (page !== undefined) return page;
-    page = (async () => {
-      pagePolicy = await setPagePolicy();
-      const body = encoder.encode(renderSetPage(view, 'Sitemap'));
-      return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
-    })();
-    pages.set(view, page);
-    return page;
-  };
 
   const headersOf = (file: SitemapFile, variant: Variant, name: string, notModified: boolean): readonly string[] => {
     const { lastModified, headers: list } = madeFor(file);
@@ -191,13 +178,30 @@ export function createSitemapHandler(options: SitemapHandlerOptions): SitemapHan
     return method === 'HEAD' ? then(result, ({ status, headers }) => ({ status, headers })) : result;
   };
 
-  const handler = async (request: Request): Promise<Response> => {
-    const result = await answer(request.method, request.url, (name) => request.headers.get(name) ?? undefined);
-    const pairs: [string, string][] = [];
-    for (let i = 0; i < result.headers.length; i += 2) pairs.push([result.headers[i] as string, result.headers[i + 1] as string]);
-    return new Response(result.body ?? null, { status: result.status, headers: pairs });
-  };
+  const handler = async (request: Request): Promise<Response> => responseOf(await answer(request.method, request.url, (name) => request.headers.get(name) ?? undefined));
   return Object.assign(handler, { answer });
+}
+
+function responseOf(answer: SitemapAnswer): Response {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < answer.headers.length; i += 2) pairs.push([answer.headers[i] as string, answer.headers[i + 1] as string]);
+  return new Response(answer.body ?? null, { status: answer.status, headers: pairs });
+}
+
+// The page for people, made once per view (whichever handler asks), with the policy its script needs.
+const pages = new WeakMap<SetView, Promise<SitemapFile>>();
+let pagePolicy = '';
+
+function pageOf(view: SetView): Promise<SitemapFile> {
+  let page = pages.get(view);
+  if (page !== undefined) return page;
+  page = (async () => {
+    pagePolicy = await setPagePolicy();
+    const body = encoder.encode(renderSetPage(view, 'Sitemap'));
+    return { lastModified: view.lastModified, identity: { body, etag: await strongEtag(body) } };
+  })();
+  pages.set(view, page);
+  return page;
 }
 
 type HeaderGetter = (name: string) => string | string[] | undefined;

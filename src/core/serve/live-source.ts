@@ -114,6 +114,7 @@ export function memoryStore(maxBytes = 64 * 1024 * 1024): CacheStore & { readonl
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a closure factory: children, index and page share the cache, the cursors and the children found
 export function liveSource(options: LiveSourceOptions): SitemapSource {
   const name = options.name ?? 'sitemap';
   if (!SAFE_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
@@ -213,7 +214,7 @@ export function liveSource(options: LiveSourceOptions): SitemapSource {
       if (made.length === 0) return undefined;
       const refs = made.map(({ name, file }) => ({ loc: scope.prefix + name, lastmod: file?.lastmod }));
       const xml = new TextEncoder().encode(serializeSitemapIndex(refs, { limits }));
-      const gzip = await gzipped(xml);
+      const gzip = new Uint8Array(await new Response(streamOf(xml).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
       const madeAt = failures.length > 0 ? now() - ttl : now();
       return { madeAt, lastModified: now(), identity: { body: xml, etag: await strongEtag(xml) }, gzip: { body: gzip, etag: await strongEtag(gzip) } };
     });
@@ -481,10 +482,6 @@ class Growing {
 function keepLastModified(file: CachedFile, previous: CachedFile | undefined): CachedFile {
   const tag = (f: CachedFile): string | undefined => (f.identity ?? f.gzip)?.etag;
   return previous !== undefined && tag(previous) === tag(file) ? { ...file, lastModified: previous.lastModified } : file;
-}
-
-async function gzipped(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(streamOf(bytes).pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
 }
 
 /** `wait(ready, key)`: what a request waits for, each thing it waits for in turn within one `timeoutMs`. */

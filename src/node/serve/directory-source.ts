@@ -81,6 +81,7 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*\.(?:xml|xml\.gz|txt)$/;
 const LOOKS = 500;
 
 /** Opens the set in `options.dir`; throws a SitemapError (ERR_SITEMAP_SERVE) when there is none to serve. */
+// eslint-disable-next-line max-lines-per-function -- a closure factory: loads, polls and lookups share the set served, the retired children and the last failure
 export async function openDirectorySource(options: DirectorySourceOptions): Promise<DirectorySource> {
   const entryName = options.entry ?? 'sitemap.xml';
   if (!SAFE_NAME.test(entryName)) throw new SitemapError('ERR_SITEMAP_OPTION', `the entry file must be a plain name ending in .xml or .txt, got ${JSON.stringify(entryName)}`);
@@ -96,13 +97,15 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   const retired = new Map<string, { loaded: Loaded; until: number }>();
 
   let pending: Promise<void> | undefined;
-  /** The versions of the set's files and of a folder (that of the file that failed) when loading last failed: reported once per versions. */
+  /** The versions of the files and of a folder (that of the file that failed) when loading last failed: reported once per versions. */
   let failed: Map<string, string> | undefined;
   let failedFolder = '.';
   /** A child was being written when loading last failed: the next poll loads again, whichever children it looks at. */
   let settling = false;
   /** The versions on disk of files and folders (in `dir`), by name. */
   const look = async (names: string[]): Promise<Map<string, string>> => new Map(await Promise.all(names.map(async (name) => [name, await versionAt(join(options.dir, name))] as const)));
+  // What the next load looks at: the children told changed since the last began and those of a load that failed, or (undefined) every file.
+  let queued: Set<string> | undefined = new Set();
   let again = false;
   const tell = (event: Parameters<NonNullable<DirectorySourceOptions['onChange']>>[0]): void => {
     try {
@@ -111,18 +114,20 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
       // A callback that throws changes nothing served.
     }
   };
-  const reload = (): Promise<void> => {
-    if (pending !== undefined) {
-      again = true;
-      return pending;
-    }
-    pending = (async () => {
-      do {
-        [again, settling] = [false, false];
+  const reload = (changed?: Iterable<string>): Promise<void> => {
+    if (changed === undefined) queued = undefined;
+    else for (const name of changed) queued?.add(name);
+    again = true;
+    pending ??= (async () => {
+      while (again) {
+        // The entry file unchanged: the same children, of which only those told changed are looked at (a change costs them, not the set).
+        const only = (await versionAt(join(options.dir, entryName))) === current.files.get(entryName)?.version ? queued : undefined;
+        [again, settling, queued] = [false, false, new Set()];
         // The versions before the load: a change since (a named child arriving late) is worth another attempt.
-        const before = await look(['.', ...current.files.keys()]);
+        const before = await look(['.', entryName, ...(only ?? current.files.keys())]);
         try {
-          const next = await loadSet(options.dir, entryName, childBase, current, maxBytes, settle);
+          const next = await loadSet(options.dir, entryName, childBase, current, maxBytes, settle, only);
+          failed = undefined;
           if (next === current) continue;
           const now = Date.now();
           for (const [name, loaded] of current.files) {
@@ -141,10 +146,10 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
         } catch (error) {
           // Reported once per version of the set's files and of the folder (a child's subfolder), not at every poll; a child being written is looked at again.
           const { folder = '.', version, settling: writing = false } = error as { folder?: string; version?: string; settling?: boolean };
-          [failedFolder, failed, settling] = [folder, version === undefined ? before : before.set(folder, version), writing];
+          [failedFolder, failed, settling, queued] = [folder, version === undefined ? before : before.set(folder, version), writing, only && queued && new Set([...queued, ...only])];
           if (!writing) tell({ error: error instanceof SitemapError ? error : new SitemapError('ERR_SITEMAP_SERVE', `cannot load the set in ${options.dir}: ${ioErrorReason(error)}`) });
         }
-      } while (again);
+      }
     })().finally(() => {
       pending = undefined;
     });
@@ -158,10 +163,11 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
     // From 1: the entry file, first, is looked at every poll.
     if (at >= round.length) [round, at] = [[...current.files.keys()], 1];
     const seen = await look([failedFolder, entryName, ...round.slice(at, (at += LOOKS))]);
-    const changed = [...seen].some(([name, version]) => (current.files.get(name)?.version ?? version) !== version);
-    if (settling || (changed && [...seen].some(([name, version]) => failed?.get(name) !== version))) await reload();
+    // Changed since the last load that failed, else since the set served.
+    const changed = [...seen].filter(([name, version]) => (failed?.get(name) ?? current.files.get(name)?.version ?? version) !== version).map(([name]) => name);
+    if (settling || changed.length > 0) await reload(changed);
   };
-  const stopFollowing = follow(options.dir, (name) => current.files.has(name), pollMs, () => void reload(), check);
+  const stopFollowing = follow(options.dir, (name) => current.files.has(name), pollMs, (name) => void reload(name === null ? undefined : [name]), check);
 
   // The page for people, made once per set when first asked for.
   const views = new WeakMap<LoadedSet, Promise<SetView>>();
@@ -201,12 +207,12 @@ export async function openDirectorySource(options: DirectorySourceOptions): Prom
   }
 }
 
-/** Calls `changed` when fs.watch tells of a file `followed`, and `poll` every `pollMs` (for what watching misses); returns the stop. */
-function follow(dir: string, followed: (name: string) => boolean, pollMs: number, changed: () => void, poll: () => Promise<void>): () => void {
+/** Calls `changed` when fs.watch tells of a file `followed` (null: unnamed), and `poll` every `pollMs` (for what watching misses); returns the stop. */
+function follow(dir: string, followed: (name: string) => boolean, pollMs: number, changed: (name: string | null) => void, poll: () => Promise<void>): () => void {
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dir, { persistent: false }, (_event, filename) => {
-      if (filename === null || followed(filename)) changed();
+      if (filename === null || followed(filename)) changed(filename);
     });
     watcher.on('error', () => watcher?.close());
   } catch {
@@ -223,8 +229,8 @@ function follow(dir: string, followed: (name: string) => boolean, pollMs: number
   };
 }
 
-/** Loads the entry file and the files it names (unchanged ones from `previous`, which is returned if all are), again if the entry changes meanwhile. */
-async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number, settle: Settle): Promise<LoadedSet> {
+/** Loads the entry file and the files it names (unchanged ones from `previous`, which is returned if all are; the entry unchanged, those not in `only` unlooked at), again if the entry changes meanwhile. */
+async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number, settle: Settle, only?: ReadonlySet<string>): Promise<LoadedSet> {
   for (let attempt = 0; ; attempt++) {
     const entry = await loadFile(dir, entryName, previous?.files.get(entryName));
     const files = new Map<string, Loaded>([[entryName, entry]]);
@@ -235,10 +241,11 @@ async function loadSet(dir: string, entryName: string, childBase: string | undef
       for (const [name, loc] of await childNames(dir, entry.file, entryName, childBase, skipped)) {
         // With its folder and the versions before the child was opened: a change since (a file added there) is worth another attempt.
         const folder = dirname(name);
-        const version = folder === '.' ? undefined : await versionAt(join(dir, folder));
-        const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total, settle).catch((error: SitemapError & { settling?: boolean }) => {
+        const unchanged = only?.has(name) === false && entry === previous?.files.get(entryName) ? previous.files.get(name) : undefined;
+        const version = folder === '.' || unchanged !== undefined ? undefined : await versionAt(join(dir, folder));
+        const child = unchanged ?? (await loadFile(dir, name, previous?.files.get(name), maxBytes - total, settle).catch((error: SitemapError & { settling?: boolean }) => {
           throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder, version, settling: error.settling });
-        });
+        }));
         total += child.bytes;
         files.set(name, child);
       }

@@ -23,7 +23,7 @@ export interface NodeListenerOptions {
   origin?: string;
   /** Called once per request when its response is done (or the connection closed first): for access logs. */
   onResponse?: (request: IncomingMessage, response: ServerResponse, done: ResponseDone) => void;
-  /** Milliseconds a streamed body (a file read from disk, a child being made) may go without the client taking a byte, when the server set no socket timeout (default 60,000, nginx's send_timeout). */
+  /** Milliseconds a body sent in pieces (over 64 KiB, a file read from disk, a child being made) may go without the client taking a byte, when the server set no socket timeout (default 60,000, nginx's send_timeout). */
   sendTimeoutMs?: number;
 }
 
@@ -79,9 +79,12 @@ function writeAnswer(answer: SitemapAnswer, response: ServerResponse, next: ((er
   response.writeHead(answer.status, answer.headers as string[]);
   const body = answer.body;
   if (options.onResponse !== undefined && body instanceof Uint8Array) bodyBytes.set(response, body.byteLength);
-  if (body === undefined || (body instanceof Uint8Array && body.byteLength <= PIECE_BYTES)) response.end(body);
-  else if (body instanceof Uint8Array) writePieces(body, response);
-  else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response, options.sendTimeoutMs ?? 60_000);
+  if (body === undefined || (body instanceof Uint8Array && body.byteLength <= PIECE_BYTES)) return void response.end(body);
+  // A client that stops reading would hold the body (a replaced set's bytes or file) for ever: without a timeout of the
+  // server's, the socket gets one (no 'timeout' listener: Node destroys it, and 'close' ends the body).
+  if (!response.socket?.timeout) response.setTimeout(options.sendTimeoutMs ?? 60_000);
+  if (body instanceof Uint8Array) writePieces(body, response);
+  else pipeWeb(body as unknown as NodeReadableStream<Uint8Array>, response);
 }
 
 /** Large bodies go a piece at a time as the socket drains: whole, 64 clients got 25–35% less (bench:serve). */
@@ -116,10 +119,7 @@ async function general(handler: (request: Request) => Promise<Response>, origin:
   writeAnswer({ status: answer.status, headers: flat, body: (answer.body ?? undefined) as ReadableStream<Uint8Array> | undefined }, response, next, options);
 }
 
-function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse, sendTimeoutMs: number): void {
-  // A client that stops reading would hold the body's source (a replaced set's file) for ever: without a timeout of the
-  // server's, the socket gets one (no 'timeout' listener: Node destroys it, and 'close' ends the body).
-  if (!response.socket?.timeout) response.setTimeout(sendTimeoutMs);
+function pipeWeb(body: NodeReadableStream<Uint8Array>, response: ServerResponse): void {
   const readable = Readable.fromWeb(body);
   // A body cut short resets the connection: a close alone is the end of an HTTP/1.0 body (RFC 9112 §6.3), a whole-looking one. TLS has no reset.
   readable.on('error', () => (response.socket === null || 'encrypted' in response.socket ? response.destroy() : response.socket.resetAndDestroy()));

@@ -737,14 +737,19 @@ test('a request answered from what is known (the count, a fresh child) starts no
   assert.equal(timers, 0);
 });
 
-test('children are cut by key: rows deleted before a child made again do not pull the next child\'s first rows into it (a URL in two children); rows added after the last child still join it', async () => {
-  // As `SELECT … WHERE id > $after AND id <= $until ORDER BY id LIMIT $limit`, OFFSET when no cursor is known.
-  let ids = Array.from({ length: 25 }, (_, i) => i + 1);
-  const idOf = (entry: UrlEntry): number => Number(String(entry.loc).slice(`${BASE}p/`.length));
-  const range = ({ offset, limit, after, until }: LivePage): UrlEntry[] => {
-    const rows = after === undefined ? ids.slice(offset) : ids.filter((id) => id > idOf(after));
+const idOf = (entry: UrlEntry): number => Number(String(entry.loc).slice(`${BASE}p/`.length));
+
+/** Rows by id, read as `SELECT … WHERE id > $after AND id <= $until ORDER BY id LIMIT $limit`, OFFSET when no cursor is known. */
+function keyed(ids: () => number[]): (page: LivePage) => UrlEntry[] {
+  return ({ offset, limit, after, until }) => {
+    const rows = after === undefined ? ids().slice(offset) : ids().filter((id) => id > idOf(after));
     return rows.slice(0, limit).filter((id) => until === undefined || id <= idOf(until)).map((id) => ({ loc: `${BASE}p/${id}` }));
   };
+}
+
+test('children are cut by key: rows deleted before a child made again do not pull the next child\'s first rows into it (a URL in two children); rows added after the last child still join it', async () => {
+  let ids = Array.from({ length: 25 }, (_, i) => i + 1);
+  const range = keyed(() => ids);
   let clock = 0;
   const get = serve({ count: () => ids.length, maxUrls: 10, range, ttlMs: 100, staleMs: 0, now: () => clock });
   const served = async (): Promise<string[]> => {
@@ -762,4 +767,30 @@ test('children are cut by key: rows deleted before a child made again do not pul
   ids.push(26, 27);
   clock = 300;
   assert.deepEqual(await served(), ids.map((id) => `${BASE}p/${id}`));
+});
+
+test('a row inserted below a full child\'s end (its until known) is served once the children are made again, in any order: the child is cut anew and its last rows move on', async () => {
+  let ids = Array.from({ length: 25 }, (_, i) => (i + 1) * 10);
+  const range = keyed(() => ids);
+  let clock = 0;
+  const get = serve({ count: () => ids.length, maxUrls: 10, range, ttlMs: 100, staleMs: 0, now: () => clock });
+  const served = async (order: number[]): Promise<string[]> => {
+    const all = [];
+    for (const k of order) all.push(...locs((await get(`/sitemap-0000${k}.xml.gz`)).xml));
+    return all.sort((a, b) => idOf({ loc: a }) - idOf({ loc: b }));
+  };
+  const expected = (): string[] => ids.map((id) => `${BASE}p/${id}`);
+  assert.deepEqual(await served([1, 2, 3]), expected());
+  // Below the ends of the full first and second children (100 and 200).
+  ids = [...ids, 15, 115, 116].sort((a, b) => a - b);
+  // The children asked for last first: each round made again, a row pushed out of one reaches the next a round later.
+  let rounds = 0;
+  for (let got: string[] = []; got.join() !== expected().join(); rounds++) {
+    assert.ok(rounds < 4, `still missing after ${rounds} rounds: ${expected().filter((loc) => !got.includes(loc)).join(' ')}`);
+    clock += 150;
+    await get('/sitemap.xml');
+    got = await served([4, 3, 2, 1]);
+  }
+  clock += 150;
+  assert.deepEqual(await served([1, 2, 3, 4]), expected());
 });

@@ -82,3 +82,22 @@ test('a body that fails once sent in part resets the connection: an HTTP/1.0 cli
     assert.equal(ending, 'ECONNRESET', version);
   }
 });
+
+test('a client that stops reading a large body held in memory (sent in pieces) is cut off after sendTimeoutMs: it holds neither the socket nor those bytes for ever', async (t) => {
+  // More than the sockets' buffers hold: the response waits for the client.
+  const body = new Uint8Array(16_000_000).fill(0x20);
+  const source = { file: (name: string) => (name === 'big.txt' ? { lastModified: 0, identity: { body, etag: '"big"' } } : undefined) };
+  const server = await listen(toNodeListener(createSitemapHandler({ source }), { sendTimeoutMs: 300 }));
+  t.after(() => server.close());
+  const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /big.txt HTTP/1.1\r\nHost: x\r\n\r\n'));
+  t.after(() => socket.destroy());
+  let got = 0;
+  socket.on('data', (chunk: Buffer) => (got += chunk.byteLength));
+  await new Promise((resolve) => socket.once('data', resolve));
+  socket.pause();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Read on: the connection was closed while the client took nothing (it would otherwise give the whole body and stay open).
+  socket.resume();
+  const closed = await Promise.race([new Promise((resolve) => socket.once('close', () => resolve(true))), new Promise((resolve) => setTimeout(() => resolve(false), 2000))]);
+  assert.ok(closed && got < body.byteLength, `closed: ${String(closed)}, ${got} bytes of ${body.byteLength}`);
+});
