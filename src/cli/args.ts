@@ -5,7 +5,8 @@ import { definedOnly } from '../core/defined-only.js';
 import { SitemapError } from '../core/errors.js';
 import { LIMITS_PROFILES } from '../core/model.js';
 import type { ParsedArgs } from './command.js';
-import { EXIT_FATAL, fatal, type CliIo } from './io.js';
+import { EXIT_FATAL, EXIT_INTERRUPTED, fatal, type CliIo } from './io.js';
+import type { Progress } from './progress.js';
 
 export class UsageError extends Error {}
 
@@ -20,6 +21,26 @@ export function usageFailure(io: CliIo, command: string, message: string): numbe
 export function fatalFailure(io: CliIo, command: string, error: unknown, before = '', after = ''): number {
   if (!(error instanceof SitemapError)) throw error;
   return fatal(io, command, `${before}${error.message}${after}`);
+}
+
+/**
+ * Writes a set (generate, build) with a signal that Ctrl-C aborts; the exit status instead of its result
+ * when it was interrupted (the previous set is left whole) or failed (`failed` says it and gives the status).
+ */
+export async function writeSet<T extends object>(io: CliIo, command: string, progress: Progress, write: (signal: AbortSignal) => Promise<T>, failed = (error: unknown): number => fatalFailure(io, command, error)): Promise<T | number> {
+  const controller = new AbortController();
+  const removeHandler = io.onInterrupt?.(() => controller.abort());
+  try {
+    return await write(controller.signal);
+  } catch (error) {
+    progress.clear();
+    if (!controller.signal.aborted) return failed(error);
+    io.stderr.write(`sitemapkit ${command}: interrupted; the previous sitemaps were left as they were\n`);
+    return EXIT_INTERRUPTED;
+  } finally {
+    removeHandler?.();
+    progress.clear();
+  }
 }
 
 /** `make()`, with a SitemapError it throws (a value the library refuses) turned into a UsageError saying `prefix` first. */

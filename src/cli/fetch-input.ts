@@ -6,9 +6,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { HttpClient, HttpClientOptions } from '../node/http/client.js';
+import type { SitemapInput } from '../node/parse-sitemap.js';
 import { UsageError } from './args.js';
 import { definedOnly, type ParsedArgs } from './command.js';
-import type { SitemapError } from '../core/errors.js';
+import { SitemapError } from '../core/errors.js';
 import { commandMessage, fatal, type CliIo } from './io.js';
 import { userAgent } from './version.js';
 
@@ -91,6 +92,13 @@ export function inputUrl(input: string, io: CliIo, command: string, quiet: boole
   return { url, assumed: true };
 }
 
+/** What an argument names: a URL (inputUrl), or the input read locally (standard input or a file); `file` names it in messages. */
+export function sitemapInput(path: string, io: CliIo, command: string, quiet: boolean, progress: { clear(): void }): { remote?: { url: string; assumed: boolean }; file: string; local?: SitemapInput } {
+  const remote = inputUrl(path, io, command, quiet, progress);
+  if (remote !== undefined) return { remote, file: remote.url };
+  return path === '-' ? { file: '<stdin>', local: io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string> } : { file: path, local: path };
+}
+
 export function schemeNotice(command: string, url: string, missingFile?: string): string {
   const file = missingFile !== undefined ? ` (there is no file ${missingFile})` : '';
   return commandMessage(command, `no scheme given: trying ${url}${file}`);
@@ -108,8 +116,9 @@ export function httpsUnreachable(reason: string, responded: boolean): boolean {
   return !responded && (reason === 'fetch/connection' || reason === 'fetch/timeout');
 }
 
-/** An input that cannot be read: `fatal`'s line, then noHttpsHint if it calls for one; the exit code. */
-export async function inputFailure(io: CliIo, command: string, error: SitemapError, assumed: boolean): Promise<number> {
+/** An input that cannot be read (a SitemapError of one of `codes`): `fatal`'s line, then noHttpsHint if it calls for one; the exit code. Any other error is rethrown. */
+export async function inputFailure(io: CliIo, command: string, error: unknown, assumed: boolean, codes = ['ERR_SITEMAP_INPUT']): Promise<number> {
+  if (!(error instanceof SitemapError) || !codes.includes(error.code)) throw error;
   const { SitemapFetchError } = assumed ? await import('../node/fetch-sitemap.js') : { SitemapFetchError: undefined };
   const code = fatal(io, command, error.message);
   if (SitemapFetchError !== undefined && error instanceof SitemapFetchError && httpsUnreachable(error.rule, error.responded)) io.stderr.write(noHttpsHint(command, error.url));

@@ -2,7 +2,7 @@
 // a second, cleared before anything else is printed and at the end. Not on a terminal: nothing.
 
 import { takesEscapes, type CliIo, type OutputStream } from './io.js';
-import { fit, printable } from './format.js';
+import { fit, formatCount, plural, printable } from './format.js';
 import { terminalColumns } from './problems.js';
 
 /** A run of entries shorter than this shows no progress line… */
@@ -39,6 +39,11 @@ export class Progress {
   /** The progress of a run that counts entries: silent for a small input. */
   static ofEntries(io: CliIo, enabled: boolean, render: (elapsedMs: number) => string, entries: () => number): Progress {
     return Progress.onTerminal(io, enabled, render, ENTRIES_DELAY_MS, () => entries() >= ENTRIES_LARGE);
+  }
+
+  /** The progress of a run over files, counted in entries (read, validate). */
+  static ofFiles(io: CliIo, enabled: boolean, verb: string, files: { readonly current: string; readonly done: number }, entries: () => number): Progress {
+    return Progress.ofEntries(io, enabled, (ms) => `${verb} ${files.current}: ${plural(entries(), 'entry', 'entries')}, ${plural(files.done, 'file')} done, ${formatCount(ratePerSecond(entries(), ms))} entries/s`, entries);
   }
 
   get active(): boolean {

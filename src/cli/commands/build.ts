@@ -6,53 +6,31 @@ import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.
 import { SitemapError } from '../../core/errors.js';
 import { comparableUrl } from '../../core/url.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
-import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, printable } from '../format.js';
-import { UsageError, fatalFailure, setOutputOptions } from '../args.js';
-import { commandLine, definedOnly } from '../command.js';
+import { UsageError, setOutputOptions, writeSet } from '../args.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { BUILD } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
 import { Progress } from '../progress.js';
 import { indexNowSettings, submitPending } from './indexnow.js';
 
 export async function runBuild(argv: string[], io: CliIo): Promise<number> {
-  const line = await commandLine(BUILD, argv, io, (args) => {
-    const count = args.positionals.length;
-    if (count !== 1) throw new UsageError(count === 0 ? "give the built site's folder: sitemapkit build DIR --base-url URL" : 'give one site folder');
-    if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
-    // A repeatable option's values are the command's to check (command.ts): '' is no glob and no file.
-    for (const [name, value] of [['exclude', 'GLOB'], ['source-map', 'FILE|RULE']]) if (args.list(name as string).some((v) => v.trim() === '')) throw new UsageError(`--${name} needs a value: ${value}`);
-    const settings = {
-      ...setOutputOptions(args),
-      trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
-      initialLastmod: args.choice<'git' | 'mtime' | 'now' | 'none'>('initial-lastmod'),
-      threads: args.number('threads'),
-      now: buildTime(io.env.SOURCE_DATE_EPOCH),
-    };
-    if (args.has('indexnow-key')) return { settings, indexNow: indexNowSettings(args, args.text('indexnow-key')) };
-    if (args.has('key-location') || args.has('endpoint') || args.flag('write-key-file') || args.has('user-agent') || args.has('retries')) {
-      throw new UsageError('--key-location, --endpoint, --write-key-file, --retries and --user-agent go with --indexnow-key');
-    }
-    return { settings, indexNow: undefined };
-  });
+  const line = await commandLine(BUILD, argv, io, (args) => buildSettings(args, io));
   if ('exit' in line) return line.exit;
   const { args, checked: { settings, indexNow } } = line;
 
   const siteDir = resolve(io.cwd, args.positionals[0] as string);
-  const outDir = resolve(io.cwd, args.text('out') ?? siteDir);
   const quiet = args.flag('quiet');
   const json = args.choice('format') === 'json';
   const verbose = args.flag('verbose');
   let lastProgress: BuildProgress | undefined;
   const progress = Progress.onTerminal(io, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'building…'));
-  let result: BuildSiteResult;
-  const controller = new AbortController();
-  const removeHandler = io.onInterrupt?.(() => controller.abort());
-  try {
+  const result = await writeSet(io, 'build', progress, async (signal) => {
     const { sourceMap, sourceRules } = await sourceMapping(args.list('source-map'), io.cwd);
-    result = await buildSite({
+    return buildSite({
       siteDir,
-      outDir,
+      outDir: resolve(io.cwd, args.text('out') ?? siteDir),
       baseUrl: args.text('base-url') as string,
       ...(args.has('state') ? { statePath: resolve(io.cwd, args.text('state') as string) } : {}),
       cleanUrls: args.flag('clean-urls'),
@@ -63,35 +41,12 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
       ...definedOnly(settings),
       force: args.flag('force'),
       dryRun: args.flag('dry-run'),
-      signal: controller.signal,
+      signal,
       ...progress.onProgress((p: BuildProgress) => (lastProgress = p)),
     });
-  } catch (error) {
-    progress.clear();
-    if (!controller.signal.aborted) return fatalFailure(io, 'build', error);
-    io.stderr.write('sitemapkit build: interrupted; the previous sitemaps were left as they were\n');
-    return EXIT_INTERRUPTED;
-  } finally {
-    removeHandler?.();
-  }
-  progress.clear();
-
-  // Problems by page, in path order; warnings do not change the exit status.
-  const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', capped: !verbose });
-  const pageProblems: Array<Problem & { file: string }> = [
-    ...result.excluded.filter((page) => page.reason === 'unreadable' || page.reason === 'duplicate-url').map((page) => ({ file: page.relPath, severity: 'error' as const, message: exclusionText(page, result.baseUrl) })),
-    ...result.problems.map((problem) => ({ file: problem.relPath, severity: problem.severity, code: problem.code, message: problem.message })),
-  ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  let problems = pageProblems.filter((problem) => problem.severity === 'error').length;
-  for (const problem of pageProblems) if (!quiet || problem.severity === 'error') printer.print(problem);
-  printer.finish('-v or --json lists them');
-  if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `note: ${result.initialLastmodNote}`));
-  if (result.locationNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `warning: ${result.locationNote}`));
-  if (result.listed === 0) {
-    // The previous set is left whole, and the likeliest cause said.
-    problems++;
-    io.stderr.write(commandMessage('build', `${nothingListedText(result)}`));
-  }
+  });
+  if (typeof result === 'number') return result;
+  const problems = printProblems(result, io, quiet, verbose);
 
   let announceFailed = false;
   let announcement: unknown;
@@ -109,6 +64,47 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(humanSummary(result, verbose));
   }
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** What the options of `build` make (a UsageError when they cannot): the site's settings, and IndexNow's when asked for. */
+function buildSettings(args: ParsedArgs, io: CliIo) {
+  const count = args.positionals.length;
+  if (count !== 1) throw new UsageError(count === 0 ? "give the built site's folder: sitemapkit build DIR --base-url URL" : 'give one site folder');
+  if (!args.has('base-url')) throw new UsageError('--base-url URL is required (where the site is served, e.g. https://www.example.com/)');
+  // A repeatable option's values are the command's to check (command.ts): '' is no glob and no file.
+  for (const [name, value] of [['exclude', 'GLOB'], ['source-map', 'FILE|RULE']]) if (args.list(name as string).some((v) => v.trim() === '')) throw new UsageError(`--${name} needs a value: ${value}`);
+  const settings = {
+    ...setOutputOptions(args),
+    trailingSlash: args.choice<'always' | 'never' | 'preserve'>('trailing-slash'),
+    initialLastmod: args.choice<'git' | 'mtime' | 'now' | 'none'>('initial-lastmod'),
+    threads: args.number('threads'),
+    now: buildTime(io.env.SOURCE_DATE_EPOCH),
+  };
+  if (args.has('indexnow-key')) return { settings, indexNow: indexNowSettings(args, args.text('indexnow-key')) };
+  if (args.has('key-location') || args.has('endpoint') || args.flag('write-key-file') || args.has('user-agent') || args.has('retries')) {
+    throw new UsageError('--key-location, --endpoint, --write-key-file, --retries and --user-agent go with --indexnow-key');
+  }
+  return { settings, indexNow: undefined };
+}
+
+/** Prints the problems of the pages by page, in path order, and what left the set empty; the errors among them (warnings do not change the exit status). */
+function printProblems(result: BuildSiteResult, io: CliIo, quiet: boolean, verbose: boolean): number {
+  const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', capped: !verbose });
+  const pageProblems: Array<Problem & { file: string }> = [
+    ...result.excluded.filter((page) => page.reason === 'unreadable' || page.reason === 'duplicate-url').map((page) => ({ file: page.relPath, severity: 'error' as const, message: exclusionText(page, result.baseUrl) })),
+    ...result.problems.map((problem) => ({ file: problem.relPath, severity: problem.severity, code: problem.code, message: problem.message })),
+  ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  let problems = pageProblems.filter((problem) => problem.severity === 'error').length;
+  for (const problem of pageProblems) if (!quiet || problem.severity === 'error') printer.print(problem);
+  printer.finish('-v or --json lists them');
+  if (result.initialLastmodNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `note: ${result.initialLastmodNote}`));
+  if (result.locationNote !== undefined && !quiet) io.stderr.write(commandMessage('build', `warning: ${result.locationNote}`));
+  if (result.listed === 0) {
+    // The previous set is left whole, and the likeliest cause said.
+    problems++;
+    io.stderr.write(commandMessage('build', `${nothingListedText(result)}`));
+  }
+  return problems;
 }
 
 /** `--source-map` values: JSON files (merged, the later winning), or rules `PAGES=SOURCES` with one `*` each. */

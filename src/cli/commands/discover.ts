@@ -7,7 +7,7 @@ import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
-import { commandLine, definedOnly } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural, positionText, printable } from '../format.js';
 import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
@@ -118,86 +118,42 @@ function answered(input: DiscoveryInput): boolean {
   return !failures.some((code) => code !== undefined && httpsUnreachable(code, false));
 }
 
-export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
-  const assumed = new Set<string>();
-  const line = await commandLine(DISCOVER, argv, io, async (args) => {
-    if (args.positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
-    const inputs = args.positionals.map((text) => {
-      if (isHttpUrl(text)) {
-        if (!URL.canParse(text)) throw new UsageError(`not a URL: ${JSON.stringify(text)}`);
-        return text;
-      }
-      const url = assumedHttpsUrl(text);
-      if (url === undefined) throw new UsageError(`not an http(s) URL nor a host name: ${JSON.stringify(text)}`);
-      assumed.add(url);
-      return url;
-    });
-    const format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
-    const cache = args.text('cache');
-    // With `urls`, only the locs are printed: they come as text, read on worker threads.
-    const flags = { probe: args.flag('probe'), respectRobots: args.flag('respect-robots'), urlsAsText: format === 'urls' };
-    const options: DiscoverOptions = Object.assign(await httpClientOptions(args), flags, definedOnly({
-      crossHost: args.choice<'warn' | 'deny'>('cross-host'), concurrency: args.number('concurrency'), perHostConcurrency: args.number('per-host'),
-      runTimeoutMs: args.number('run-timeout'), maxBodyBytes: args.number('max-bytes'), maxDepth: args.number('max-depth'),
-      maxSitemaps: args.number('max-sitemaps'), cacheDir: cache !== undefined ? resolve(io.cwd, cache) : undefined,
-    }));
-    return { inputs, format, options };
-  });
-  if ('exit' in line) return line.exit;
-  const { args, checked: { inputs, format, options } } = line;
-  const quiet = args.flag('quiet');
-  if (!quiet) for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
-
-  // Made before the output file, so that nothing is left behind if the options are refused.
-  const run = discoverSitemaps(inputs, options);
-  const outFile = args.text('out');
-  const target = outFile !== undefined ? resolve(io.cwd, outFile) : undefined;
-  const existing = target !== undefined ? await stat(target).catch(() => undefined) : undefined;
-  // A device or a FIFO (`--out /dev/null`) is written into, not renamed over; a directory is opened
-  // too, to fail now (EISDIR) rather than after the whole crawl.
-  const temp = target !== undefined && (existing === undefined || existing.isFile()) ? `${target}.${process.pid}.tmp` : undefined;
-  let file: WriteStream | undefined;
-  const cannotWrite = (error: unknown): number => {
-    io.stderr.write(commandMessage('discover', `cannot write ${outFile}: ${ioErrorReason(error)}`));
-    return EXIT_FATAL;
-  };
-  if (target !== undefined) {
-    try {
-      file = (await open(temp ?? target, 'w')).createWriteStream();
-    } catch (error) {
-      return cannotWrite(error);
+/** What the options of `discover` make (a UsageError when they cannot); `assumed`: the inputs given without a scheme. */
+async function discoverSettings(args: ParsedArgs, io: CliIo, assumed: Set<string>) {
+  if (args.positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
+  const inputs = args.positionals.map((text) => {
+    if (isHttpUrl(text)) {
+      if (!URL.canParse(text)) throw new UsageError(`not a URL: ${JSON.stringify(text)}`);
+      return text;
     }
-  }
-  // A write that failed (a full disk) ends the crawl: nothing more of it could be kept.
-  let writeFailed: unknown;
-  file?.once('error', (error) => {
-    writeFailed = error;
-    run.stop();
+    const url = assumedHttpsUrl(text);
+    if (url === undefined) throw new UsageError(`not an http(s) URL nor a host name: ${JSON.stringify(text)}`);
+    assumed.add(url);
+    return url;
   });
-  const out = new Output(file ?? io.stdout);
-  // The summary's figures as they grow (fetched: ok + failed); queued: sitemaps whose outcome has not come yet.
-  const counts = { fetched: 0, urls: 0, bytes: 0 };
-  const queued = new Set<SitemapNode>();
-  const progress = Progress.onTerminal(io, !quiet, (ms) =>
-    `${plural(counts.fetched, 'document')} fetched, ${formatCount(queued.size)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
-  // The next batch of events waits for standard error to drain (backpressure).
-  const problemsOut = new Output(io.stderr);
-  const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
-  const report = (d: Diagnostic): void => {
-    if (format === 'tree' || (quiet && d.severity !== 'error')) return;
-    printer.print(d);
-  };
+  const format = args.choice<OutputFormat>('format') ?? (io.stdout.isTTY === true && !args.has('out') ? 'tree' : 'jsonl');
+  const cache = args.text('cache');
+  // With `urls`, only the locs are printed: they come as text, read on worker threads.
+  const flags = { probe: args.flag('probe'), respectRobots: args.flag('respect-robots'), urlsAsText: format === 'urls' };
+  const options: DiscoverOptions = Object.assign(await httpClientOptions(args), flags, definedOnly({
+    crossHost: args.choice<'warn' | 'deny'>('cross-host'), concurrency: args.number('concurrency'), perHostConcurrency: args.number('per-host'),
+    runTimeoutMs: args.number('run-timeout'), maxBodyBytes: args.number('max-bytes'), maxDepth: args.number('max-depth'),
+    maxSitemaps: args.number('max-sitemaps'), cacheDir: cache !== undefined ? resolve(io.cwd, cache) : undefined,
+  }));
+  return { inputs, format, options };
+}
 
-  let interrupted = false;
-  let readerGone = false;
-  const removeInterrupt = io.onInterrupt?.(() => {
-    interrupted = true;
-    run.stop();
-  });
-  let tree: DiscoveryTree | undefined;
-  // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
-  const robotsRead: RobotsNode[] = [];
-  if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
+/** What the events of a crawl make: the lines of `format` on `out`, problems by `report`, the progress's figures. */
+function discoverEvents(format: OutputFormat, out: Output, report: (d: Diagnostic) => void) {
+  const state = {
+    // The summary's figures as they grow (fetched: ok + failed); queued: sitemaps whose outcome has not come yet.
+    counts: { fetched: 0, urls: 0, bytes: 0 },
+    queued: new Set<SitemapNode>(),
+    tree: undefined as DiscoveryTree | undefined,
+    // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
+    robotsRead: [] as RobotsNode[],
+  };
+  const { counts, queued } = state;
   // With `urls`, the URLs come as lines (urlsAsText), never as url events.
   const writeUrl: ((event: UrlEvent) => void) | undefined =
     format === 'jsonl' ? (event) => out.writeLine(JSON.stringify({ type: 'url', sitemap: event.sitemap, ...event.entry }))
@@ -218,14 +174,14 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       case 'robots':
         counts.bytes += event.robots.bytes;
         if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
-        if (format === 'tree') robotsRead.push(event.robots);
+        if (format === 'tree') state.robotsRead.push(event.robots);
         for (const d of event.robots.diagnostics) report(d);
         break;
       case 'diagnostic':
         report(event.diagnostic);
         break;
       case 'end':
-        tree = event.tree;
+        state.tree = event.tree;
         break;
     }
   };
@@ -245,6 +201,71 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       }
     }
   };
+  return { state, handle };
+}
+
+/** Prints why --out FILE cannot be written; the exit status. */
+function cannotWrite(io: CliIo, outFile: string | undefined, error: unknown): number {
+  io.stderr.write(commandMessage('discover', `cannot write ${outFile}: ${ioErrorReason(error)}`));
+  return EXIT_FATAL;
+}
+
+/**
+ * Opens --out FILE (nothing without it), or says why it cannot (the exit status). A file is written as
+ * `temp` beside it, renamed over it once whole. A device or a FIFO (`--out /dev/null`) is written into,
+ * not renamed over; a directory is opened too, to fail now (EISDIR) rather than after the whole crawl.
+ */
+async function openOutFile(outFile: string | undefined, io: CliIo): Promise<{ target?: string; temp?: string | undefined; file?: WriteStream } | number> {
+  if (outFile === undefined) return {};
+  const target = resolve(io.cwd, outFile);
+  const existing = await stat(target).catch(() => undefined);
+  const temp = existing === undefined || existing.isFile() ? `${target}.${process.pid}.tmp` : undefined;
+  try {
+    return { target, temp, file: (await open(temp ?? target, 'w')).createWriteStream() };
+  } catch (error) {
+    return cannotWrite(io, outFile, error);
+  }
+}
+
+export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
+  const assumed = new Set<string>();
+  const line = await commandLine(DISCOVER, argv, io, (args) => discoverSettings(args, io, assumed));
+  if ('exit' in line) return line.exit;
+  const { args, checked: { inputs, format, options } } = line;
+  const quiet = args.flag('quiet');
+  if (!quiet) for (const url of assumed) io.stderr.write(schemeNotice('discover', url));
+
+  // Made before the output file, so that nothing is left behind if the options are refused.
+  const run = discoverSitemaps(inputs, options);
+  const outFile = args.text('out');
+  const opened = await openOutFile(outFile, io);
+  if (typeof opened === 'number') return opened;
+  const { target, temp, file } = opened;
+  // A write that failed (a full disk) ends the crawl: nothing more of it could be kept.
+  let writeFailed: unknown;
+  file?.once('error', (error) => {
+    writeFailed = error;
+    run.stop();
+  });
+  const out = new Output(file ?? io.stdout);
+  const { state, handle } = discoverEvents(format, out, (d) => {
+    if (format === 'tree' || (quiet && d.severity !== 'error')) return;
+    printer.print(d);
+  });
+  const { counts, queued } = state;
+  const progress = Progress.onTerminal(io, !quiet, (ms) =>
+    `${plural(counts.fetched, 'document')} fetched, ${formatCount(queued.size)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
+  // The next batch of events waits for standard error to drain (backpressure).
+  const problemsOut = new Output(io.stderr);
+  const printer = ProblemPrinter.for(io.stderr, { progress, file: '<discover>', ...(args.flag('verbose') ? { capped: false } : {}) }, problemsOut);
+
+  let interrupted = false;
+  let readerGone = false;
+  const removeInterrupt = io.onInterrupt?.(() => {
+    interrupted = true;
+    run.stop();
+  });
+  if (format === 'csv') out.write('loc,lastmod,changefreq,priority,sitemap\n');
   try {
     for await (const batch of run.batches()) {
       handle(batch);
@@ -258,9 +279,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       }
     }
     progress.clear();
+    const tree = state.tree;
     if (tree !== undefined) {
       const inTree = new Set(tree.inputs.map((input) => input.robots?.url));
-      for (const robots of robotsRead) if (!inTree.has(robots.url)) for (const d of robots.diagnostics) if (!quiet || d.severity === 'error') printer.print(d);
+      for (const robots of state.robotsRead) if (!inTree.has(robots.url)) for (const d of robots.diagnostics) if (!quiet || d.severity === 'error') printer.print(d);
     }
     printer.finish();
     await problemsOut.flush();
@@ -281,12 +303,18 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     // Interrupted, failed, or the rename refused: the previous file stays as it was (renamed: nothing left).
     if (temp !== undefined) await rm(temp, { force: true });
   }
-  if (writeFailed !== undefined) return cannotWrite(writeFailed);
+  if (writeFailed !== undefined) return cannotWrite(io, outFile, writeFailed);
   // Stopping once the reader has what it wanted (`| head -1`) is the reader's choice, not a failure.
   if (readerGone && !interrupted) return EXIT_OK;
+  const tree = state.tree;
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;
+  return outcome(io, tree, assumed, !quiet && format !== 'tree');
+}
+
+/** Says the crawl's totals (with `summarize`) and what went wrong as a whole; the exit status. */
+function outcome(io: CliIo, tree: DiscoveryTree, assumed: ReadonlySet<string>, summarize: boolean): number {
   const t = tree.totals;
-  if (!quiet && format !== 'tree') io.stderr.write(`${summary(t, false)}\n`);
+  if (summarize) io.stderr.write(`${summary(t, false)}\n`);
   for (const input of tree.inputs) {
     if (assumed.has(input.input) && !answered(input)) io.stderr.write(noHttpsHint('discover', input.input));
   }

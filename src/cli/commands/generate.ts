@@ -10,9 +10,9 @@ import { LIMITS_PROFILES, type UrlEntry } from '../../core/model.js';
 import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../node/input.js';
 import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, type WriteSitemapsOptions } from '../../node/write-sitemaps.js';
 import type { IndexFile } from '../../node/scale/shard-set.js';
-import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, shownPath } from '../format.js';
-import { asUsage, fatalFailure, setOutputOptions, UsageError } from '../args.js';
+import { asUsage, fatalFailure, setOutputOptions, UsageError, writeSet } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { GENERATE } from '../declarations.js';
 import { ProblemPrinter, type Problem } from '../problems.js';
@@ -51,85 +51,19 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: { output, columns, defaults, formats, keepPath } } = line;
 
   const policy = new EntryPolicy({ defaults, strict: args.flag('strict'), now: startedAt, ...(keepPath !== undefined ? { keepPath } : {}) });
-
   const quiet = args.flag('quiet');
   const json = args.choice('format') === 'json';
-  const positions = new WeakMap<UrlEntry, InputRecord>();
-  // Lines rejected: by the reader, or by the writer (its summary's `rejected`, each one also an onInvalid).
-  let rejected = 0;
-  let warnings = 0;
-  let excluded = 0;
   const verbose = args.flag('verbose');
   let lastProgress: WriteProgress | undefined;
   const progress = Progress.onTerminal(io, !quiet && !json, () => (lastProgress !== undefined ? progressLine(lastProgress) : 'generating…'));
-  const printer = ProblemPrinter.for(io.stderr, { progress, capped: !verbose });
-  // --format json lists the first problems of each code and counts the others.
-  const listed = new DiagnosticCollector();
-  const problem = (p: Problem): void => {
-    if (!quiet || p.severity === 'error') printer.print(p);
-    if (json) listed.add(p as Diagnostic);
-  };
-  const report = (file: string, line: number | undefined, message: string, code?: string): void => {
-    rejected++;
-    problem({ severity: 'error', message, file, ...definedOnly({ line, code }) });
-  };
-  const warnAt = (file: string, line: number | undefined, code: string, message: string): void => {
-    problem({ severity: 'warning', code, message, file, ...definedOnly({ line }) });
-  };
-  // The written sitemap says something else than the input (exit status 1).
-  let current: UrlEntry | undefined;
-  const warnEntry = (code: string, message: string): void => {
-    warnings++;
-    const at = current === undefined ? undefined : positions.get(current);
-    warnAt(at?.file ?? '<input>', at?.line, code, message);
-  };
-  // Ignored input (unknown columns and fields): said before the chunk's batch, it waits for its line.
-  const inputWarnings: InputWarning[] = [];
-  const sayInputWarnings = (upTo: number): void => {
-    while (inputWarnings.length > 0 && (inputWarnings[0] as InputWarning).line <= upTo) {
-      const w = inputWarnings.shift() as InputWarning;
-      warnAt(w.file, w.line, w.code, w.message);
-    }
-  };
-
-  // Problems in line order with no buffer: the writer reports an entry's problems as it takes its
-  // batch, so a batch is cut before each line the reader has something to say about.
+  const problems = new Problems(ProblemPrinter.for(io.stderr, { progress, capped: !verbose }), quiet, json);
   async function* entries(): AsyncGenerator<UrlEntry[]> {
     for (const path of args.positionals) {
-      const records = readInput(path, formats.get(path) as InputFormat | 'auto', {
-        cwd: io.cwd,
-        onWarning: (w) => inputWarnings.push(w),
-        ...definedOnly({ stdin: io.stdin, columns }),
-      });
-      for await (const batch of records) {
-        let out: UrlEntry[] = [];
-        for (const record of batch) {
-          const warned = inputWarnings.length > 0 && (inputWarnings[0] as InputWarning).line <= record.line;
-          if (record.entry === undefined || warned) {
-            if (out.length > 0) yield out;
-            out = [];
-            sayInputWarnings(record.line);
-          }
-          if (record.entry !== undefined) {
-            positions.set(record.entry, record);
-            out.push(record.entry);
-          } else {
-            report(record.file, record.line, record.error ?? 'unreadable line', record.code);
-          }
-        }
-        // Even empty: the writer checks for an interrupt between batches.
-        yield out;
-      }
-      sayInputWarnings(Infinity);
+      yield* problems.batches(readInput(path, formats.get(path) as InputFormat | 'auto', { cwd: io.cwd, onWarning: (w) => problems.inputWarnings.push(w), ...definedOnly({ stdin: io.stdin, columns }) }));
     }
   }
-
-  const controller = new AbortController();
-  const removeHandler = io.onInterrupt?.(() => controller.abort());
-
   const shards = args.number('shards');
-  let summary: WriteSummary & { indexFiles?: IndexFile[] };
-  try {
+  const summary = await writeSet(io, 'generate', progress, async (signal) => {
     const options: WriteSitemapsOptions = {
       outDir: resolve(io.cwd, args.text('out') as string),
       baseUrl: args.text('base-url') as string,
@@ -138,49 +72,124 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
       ...definedOnly({ index: args.choice<IndexMode>('index'), xslUrl: args.text('xsl') }),
       dedupe: !args.flag('no-dedupe'),
       dryRun: args.flag('dry-run'),
-      signal: controller.signal,
-      onInvalid: (error: InvalidValueError, entry: UrlEntry) => {
-        const at = positions.get(entry);
-        report(at?.file ?? '<input>', at?.line, error.message, error.rule);
-      },
-      replaceInvalid: (error: InvalidValueError, entry: UrlEntry) => {
-        current = entry;
-        return policy.replace(error, entry, warnEntry);
-      },
+      signal,
+      onInvalid: (error: InvalidValueError, entry: UrlEntry) => problems.rejectAt(entry, error.message, error.rule),
+      replaceInvalid: (error: InvalidValueError, entry: UrlEntry) => policy.replace(error, problems.preparing(entry), problems.warnEntry),
       prepare: (entry: UrlEntry) => {
-        current = entry;
-        if (policy.prepare(entry, warnEntry)) return true;
-        excluded++;
+        if (policy.prepare(problems.preparing(entry), problems.warnEntry)) return true;
+        problems.excluded++;
         return false;
       },
       ...progress.onProgress((p: WriteProgress) => (lastProgress = p)),
     };
-    summary = shards === undefined ? await writeSitemaps(entries(), options) : await (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards });
-  } catch (error) {
-    progress.clear();
-    if (controller.signal.aborted) {
-      io.stderr.write('sitemapkit generate: interrupted; the previous sitemaps were left as they were\n');
-      return EXIT_INTERRUPTED;
-    }
-    printer.finish();
-    if (error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (rejected > 0 || excluded > 0)) {
-      const why = rejected > 0 ? `every entry was rejected (${plural(rejected, 'problem')} above)` : `--include/--exclude left out all ${plural(excluded, 'URL')}`;
-      io.stderr.write(commandMessage('generate', `no URL could be written: ${why}`));
-      if (json) io.stdout.write(JSON.stringify({ urls: 0, rejected, warnings, excluded, ok: false, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
-      return rejected > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
-    }
-    return fatalFailure(io, 'generate', error);
-  } finally {
-    removeHandler?.();
-  }
-  progress.clear();
-  printer.finish();
+    return shards === undefined ? writeSitemaps(entries(), options) : (await import('../../node/scale/generate-sharded.js')).writeShardedSet(entries(), { ...options, baseUrl: options.baseUrl as string, shards });
+  }, (error) => problems.failed(io, error));
+  if (typeof summary === 'number') return summary;
+  problems.printer.finish();
+  const { rejected, warnings, excluded } = problems;
   if (json) {
-    io.stdout.write(JSON.stringify({ ...summary, rejected, warnings, excluded, ok: rejected === 0 && warnings === 0, problems: listed.retained, problemsNotListed: listed.dropped }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ ...summary, ...problems.json(rejected === 0 && warnings === 0) }, null, 2) + '\n');
   } else if (!quiet) {
     io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose, io.cwd));
   }
   return rejected > 0 || warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** The problems of a run of `generate`, printed in line order as found, counted, and the first of each code listed for --format json. */
+class Problems {
+  /** Lines rejected: by the reader, or by the writer (its summary's `rejected`, each one also an onInvalid). */
+  rejected = 0;
+  /** The written sitemap says something else than the input (exit status 1). */
+  warnings = 0;
+  /** Entries left out by --include/--exclude. */
+  excluded = 0;
+  /** Ignored input (unknown columns and fields): said before the chunk's batch, it waits for its line. */
+  readonly inputWarnings: InputWarning[] = [];
+  private readonly positions = new WeakMap<UrlEntry, InputRecord>();
+  private readonly listed = new DiagnosticCollector();
+  private current: UrlEntry | undefined;
+
+  constructor(readonly printer: ProblemPrinter, private readonly quiet: boolean, private readonly listing: boolean) {}
+
+  private problem(p: Problem): void {
+    if (!this.quiet || p.severity === 'error') this.printer.print(p);
+    if (this.listing) this.listed.add(p as Diagnostic);
+  }
+
+  private reject(file: string, line: number | undefined, message: string, code?: string): void {
+    this.rejected++;
+    this.problem({ severity: 'error', message, file, ...definedOnly({ line, code }) });
+  }
+
+  private warnAt(file: string, line: number | undefined, code: string, message: string): void {
+    this.problem({ severity: 'warning', code, message, file, ...definedOnly({ line }) });
+  }
+
+  /** An entry the writer refused, said at its input line. */
+  rejectAt(entry: UrlEntry, message: string, code?: string): void {
+    const at = this.positions.get(entry);
+    this.reject(at?.file ?? '<input>', at?.line, message, code);
+  }
+
+  /** `entry`, which the warnings said next are about. */
+  preparing(entry: UrlEntry): UrlEntry {
+    return (this.current = entry);
+  }
+
+  readonly warnEntry = (code: string, message: string): void => {
+    this.warnings++;
+    const at = this.current === undefined ? undefined : this.positions.get(this.current);
+    this.warnAt(at?.file ?? '<input>', at?.line, code, message);
+  };
+
+  private sayInputWarnings(upTo: number): void {
+    while (this.inputWarnings.length > 0 && (this.inputWarnings[0] as InputWarning).line <= upTo) {
+      const w = this.inputWarnings.shift() as InputWarning;
+      this.warnAt(w.file, w.line, w.code, w.message);
+    }
+  }
+
+  /**
+   * The entries of an input's records, then the warnings left about it. Problems in line order with no buffer: the writer reports an
+   * entry's problems as it takes its batch, so a batch is cut before each line the reader has something to say about.
+   */
+  async *batches(records: AsyncIterable<InputRecord[]>): AsyncGenerator<UrlEntry[]> {
+    for await (const batch of records) {
+      let out: UrlEntry[] = [];
+      for (const record of batch) {
+        const warned = this.inputWarnings.length > 0 && (this.inputWarnings[0] as InputWarning).line <= record.line;
+        if (record.entry === undefined || warned) {
+          if (out.length > 0) yield out;
+          out = [];
+          this.sayInputWarnings(record.line);
+        }
+        if (record.entry !== undefined) {
+          this.positions.set(record.entry, record);
+          out.push(record.entry);
+        } else {
+          this.reject(record.file, record.line, record.error ?? 'unreadable line', record.code);
+        }
+      }
+      // Even empty: the writer checks for an interrupt between batches.
+      yield out;
+    }
+    this.sayInputWarnings(Infinity);
+  }
+
+  /** The counts and the problems listed, for --format json. */
+  json(ok: boolean): object {
+    return { rejected: this.rejected, warnings: this.warnings, excluded: this.excluded, ok, problems: this.listed.retained, problemsNotListed: this.listed.dropped };
+  }
+
+  /** The writing failed: an empty set because of the input is said as such; the exit status. */
+  failed(io: CliIo, error: unknown): number {
+    this.printer.finish();
+    if (!(error instanceof SitemapError && error.code === 'ERR_SITEMAP_EMPTY' && (this.rejected > 0 || this.excluded > 0))) return fatalFailure(io, 'generate', error);
+    const why = this.rejected > 0 ? `every entry was rejected (${plural(this.rejected, 'problem')} above)` : `--include/--exclude left out all ${plural(this.excluded, 'URL')}`;
+    io.stderr.write(commandMessage('generate', `no URL could be written: ${why}`));
+    if (this.listing) io.stdout.write(JSON.stringify({ urls: 0, ...this.json(false) }, null, 2) + '\n');
+    return this.rejected > 0 ? EXIT_PROBLEMS : EXIT_FATAL;
+  }
 }
 
 /** Defaults for entries that lack a field, each validated as the field itself would be. */

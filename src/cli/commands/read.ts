@@ -4,17 +4,16 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SitemapRef, UrlEntry } from '../../core/model.js';
 import { urlLine, type JsonLines } from '../../core/model-json.js';
-import { SitemapError } from '../../core/errors.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, type CliIo } from '../io.js';
-import { formatBytes, formatCount, plural } from '../format.js';
+import { formatBytes, plural } from '../format.js';
 import { commandLine, definedOnly } from '../command.js';
 import { READ } from '../declarations.js';
 import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
-import { Progress, ratePerSecond } from '../progress.js';
+import { Progress } from '../progress.js';
 import type { FetchedSitemap } from '../../node/fetch-sitemap.js';
-import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
+import { checkSitemapInputs, httpClientOptions, inputFailure, LazyHttpClient, sitemapInput } from '../fetch-input.js';
 
 type OutputFormat = 'jsonl' | 'csv' | 'tsv' | 'urls';
 
@@ -86,82 +85,30 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   });
   if ('exit' in line) return line.exit;
   const { args, checked: client } = line;
-  const format = args.choice<OutputFormat>('format') ?? 'jsonl';
-  const options: ParseSitemapOptions = {
-    cwd: io.cwd,
-    ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries'), maxDepth: args.number('max-nesting'), maxValueLength: args.number('max-value-length') }),
-  };
-
   const quiet = args.flag('quiet');
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
-  const formatter = new Formatter(format, out, (message) => {
+  const formatter = new Formatter(args.choice<OutputFormat>('format') ?? 'jsonl', out, (message) => {
     if (quiet) return;
     progress.clear();
     io.stderr.write(commandMessage('read', `warning: ${message}`));
   });
+  const files = { current: '', done: 0 };
+  // No progress line when the entries themselves scroll on the terminal.
+  const progress = Progress.ofFiles(io, !quiet && io.stdout.isTTY !== true, 'reading', files, () => formatter.written);
+  const printer = ProblemPrinter.for(io.stderr, { progress, capped: !args.flag('verbose') }, problemsOut);
+  const options: ParseSitemapOptions = {
+    cwd: io.cwd,
+    ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries'), maxDepth: args.number('max-nesting'), maxValueLength: args.number('max-value-length') }),
+  };
+  const run: ReadRun = { io, quiet, summary: args.flag('summary'), client, options, out, problemsOut, formatter, progress, printer, files };
   let errors = 0;
   let fatal = false;
-  // No progress line when the entries themselves scroll on the terminal.
-  let filesDone = 0;
-  let current = '';
-  const progress = Progress.ofEntries(io, !quiet && io.stdout.isTTY !== true, (ms) => `reading ${current}: ${plural(formatter.written, 'entry', 'entries')}, ${plural(filesDone, 'file')} done, ${formatCount(ratePerSecond(formatter.written, ms))} entries/s`, () => formatter.written);
-  const printer = ProblemPrinter.for(io.stderr, { progress, capped: !args.flag('verbose') }, problemsOut);
-
   try {
     for (const path of args.positionals) {
-      const remote = inputUrl(path, io, 'read', quiet, progress);
-      const file = remote !== undefined ? remote.url : path === '-' ? '<stdin>' : path;
-      current = file;
-      let fetched: FetchedSitemap | undefined;
-      // Waiting for our own output is not charged to the request's deadline.
-      const held = (wait: Promise<void>): Promise<void> => (fetched === undefined ? wait : fetched.held(wait));
-      const onDiagnostic = (d: Diagnostic): void => {
-        if (!quiet || d.severity === 'error') printer.print(d, file);
-      };
-      try {
-        let input: SitemapInput;
-        if (remote !== undefined) {
-          fetched = await (await import('../../node/fetch-sitemap.js')).fetchSitemap(remote.url, await client.get());
-          input = fetched.body;
-        } else {
-          input = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
-        }
-        // Entries and diagnostics are written as found (a problem per line must not pile up); before
-        // each chunk, reading waits while both outputs drain.
-        const summary = await readSitemap(input, {
-          ...options,
-          file,
-          maxDiagnosticsPerCode: 0,
-          onDiagnostic,
-          onUrl: formatter.url,
-          onSitemap: formatter.sitemap,
-          ...(formatter.jsonLines !== undefined ? { urlLines: formatter.jsonLines } : {}),
-          backpressure: async () => {
-            await held(out.flush());
-            await held(problemsOut.flush());
-            progress.tick();
-          },
-          stop: () => out.closed,
-        });
-        await held(out.flush());
-        await held(problemsOut.flush());
-        filesDone++;
-        errors += summary.errors;
-        if (args.flag('summary')) {
-          progress.clear();
-          io.stderr.write(summaryLine(file, summary));
-        }
-      } catch (error) {
-        await out.flush();
-        progress.clear();
-        await problemsOut.flush();
-        if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
-        await inputFailure(io, 'read', error, remote?.assumed === true);
-        fatal = true;
-      } finally {
-        await fetched?.cancel();
-      }
+      const found = await readOne(path, run);
+      if (found === undefined) fatal = true;
+      else errors += found;
       if (out.closed) break;
     }
     await out.flush();
@@ -176,3 +123,66 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
   return fatal ? EXIT_FATAL : errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
+/** What every file of a run of `read` is read with. */
+interface ReadRun {
+  readonly io: CliIo;
+  readonly quiet: boolean;
+  /** --summary: a line per file on standard error. */
+  readonly summary: boolean;
+  readonly client: LazyHttpClient;
+  readonly options: ParseSitemapOptions;
+  readonly out: Output;
+  readonly problemsOut: Output;
+  readonly formatter: Formatter;
+  readonly progress: Progress;
+  readonly printer: ProblemPrinter;
+  readonly files: { current: string; done: number };
+}
+
+/** Reads one input to the run's outputs; its errors, or undefined when it could not be read (said on standard error). */
+async function readOne(path: string, run: ReadRun): Promise<number | undefined> {
+  const { io, out, problemsOut, progress } = run;
+  const { remote, file, local } = sitemapInput(path, io, 'read', run.quiet, progress);
+  run.files.current = file;
+  let fetched: FetchedSitemap | undefined;
+  // Waiting for our own output is not charged to the request's deadline.
+  const held = (wait: Promise<void>): Promise<void> => (fetched === undefined ? wait : fetched.held(wait));
+  try {
+    if (remote !== undefined) fetched = await (await import('../../node/fetch-sitemap.js')).fetchSitemap(remote.url, await run.client.get());
+    // Entries and diagnostics are written as found (a problem per line must not pile up); before
+    // each chunk, reading waits while both outputs drain.
+    const summary = await readSitemap(fetched?.body ?? (local as SitemapInput), {
+      ...run.options,
+      file,
+      maxDiagnosticsPerCode: 0,
+      onDiagnostic: (d: Diagnostic) => {
+        if (!run.quiet || d.severity === 'error') run.printer.print(d, file);
+      },
+      onUrl: run.formatter.url,
+      onSitemap: run.formatter.sitemap,
+      ...(run.formatter.jsonLines !== undefined ? { urlLines: run.formatter.jsonLines } : {}),
+      backpressure: async () => {
+        await held(out.flush());
+        await held(problemsOut.flush());
+        progress.tick();
+      },
+      stop: () => out.closed,
+    });
+    await held(out.flush());
+    await held(problemsOut.flush());
+    run.files.done++;
+    if (run.summary) {
+      progress.clear();
+      io.stderr.write(summaryLine(file, summary));
+    }
+    return summary.errors;
+  } catch (error) {
+    await out.flush();
+    progress.clear();
+    await problemsOut.flush();
+    await inputFailure(io, 'read', error, remote?.assumed === true);
+    return undefined;
+  } finally {
+    await fetched?.cancel();
+  }
+}

@@ -2,7 +2,6 @@
 
 import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
-import { SitemapError } from '../../core/errors.js';
 import { classifyInput } from '../../core/discover/inputs.js';
 import { findSiteSitemaps } from '../../node/discover.js';
 import type { SitemapSource } from '../../node/sitemap-source.js';
@@ -70,9 +69,8 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     written = await writeReport(sources, options);
   } catch (error) {
     if (stop.signal.aborted) return EXIT_INTERRUPTED;
-    if (!(error instanceof SitemapError) || (error.code !== 'ERR_SITEMAP_INPUT' && error.code !== 'ERR_SITEMAP_WRITE')) throw error;
     progress.clear();
-    return inputFailure(io, 'report', error, assumed);
+    return inputFailure(io, 'report', error, assumed, ['ERR_SITEMAP_INPUT', 'ERR_SITEMAP_WRITE']);
   } finally {
     removeInterrupt?.();
     progress.clear();

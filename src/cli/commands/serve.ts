@@ -9,7 +9,7 @@ import { scopeOf } from '../../core/url.js';
 import { openDirectorySource, type DirectorySource } from '../../node/serve/directory-source.js';
 import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-listener.js';
 import { asUsage, fatalFailure, UsageError } from '../args.js';
-import { commandLine, definedOnly } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { SERVE } from '../declarations.js';
 import { commandMessage, EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
 import { plural } from '../format.js';
@@ -69,6 +69,27 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     robotsHeader: !args.flag('no-robots-header'),
   });
   const log = accessLog(args.choice<LogFormat>('log') ?? 'common', droppedOnError(io.stdout, stderr));
+  const { server, stop } = httpServer(args, toNodeListener(handler, log === undefined ? {} : { onResponse: log }));
+  try {
+    server.listen(args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');
+    await once(server, 'listening');
+  } catch (error) {
+    source.close();
+    io.stderr.write(commandMessage('serve', `cannot listen: ${(error as Error).message}`));
+    return EXIT_FATAL;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  say(`serving ${dir} at http://${host}:${address.port}${scope?.pathPrefix ?? '/'}${source.names[0] ?? ''} (${plural(source.names.length, 'file')}); Ctrl-C to stop`);
+  await untilInterrupted(io);
+  say('stopping: finishing the responses under way');
+  await stop();
+  source.close();
+  return EXIT_OK;
+}
+
+/** The node:http server answering with `listener`, its limits against slow or greedy clients set by the options. */
+function httpServer(args: ParsedArgs, listener: RequestListener): { server: Server; stop: () => Promise<void> } {
   const headerTimeout = args.number('header-timeout') ?? 10_000;
   const server = new Server(
     {
@@ -83,29 +104,12 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
   );
   // nginx's send_timeout: a client that never reads would hold its connection for ever.
   server.setTimeout(args.number('send-timeout') ?? 60_000);
-  const listener = toNodeListener(handler, log === undefined ? {} : { onResponse: log });
-  const graceful = gracefulStop(server, (request, response) => {
+  const stop = gracefulStop(server, (request, response) => {
     // RFC 9112 §3.2: more than one Host is a 400.
     if (request.headers.host?.includes(',')) response.writeHead(400, ['content-type', 'text/plain; charset=utf-8', 'connection', 'close']).end('more than one Host\n');
     else listener(request, response);
   });
-  server.on('request', graceful.listener);
-  try {
-    server.listen(args.number('port') ?? 8080, args.text('host') ?? '127.0.0.1');
-    await once(server, 'listening');
-  } catch (error) {
-    source.close();
-    io.stderr.write(commandMessage('serve', `cannot listen: ${(error as Error).message}`));
-    return EXIT_FATAL;
-  }
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  say(`serving ${dir} at http://${host}:${address.port}${scope?.pathPrefix ?? '/'}${source.names[0] ?? ''} (${plural(source.names.length, 'file')}); Ctrl-C to stop`);
-  await untilInterrupted(io);
-  say('stopping: finishing the responses under way');
-  await graceful.stop();
-  source.close();
-  return EXIT_OK;
+  return { server, stop };
 }
 
 /** Resolves at SIGINT or SIGTERM; never without onInterrupt. */
@@ -118,18 +122,18 @@ function untilInterrupted(io: CliIo): Promise<void> {
   });
 }
 
-/** Stops a server gracefully: every response under way is sent whole, until a deadline. */
-function gracefulStop(server: Server, listener: RequestListener): { listener: RequestListener; stop: () => Promise<void> } {
+/** Serves `listener` on `server`; the function returned stops it gracefully: every response under way is sent whole, until a deadline. */
+function gracefulStop(server: Server, listener: RequestListener): () => Promise<void> {
   let sending = 0;
   let stopping = false;
-  const counted: RequestListener = (request, response) => {
+  server.on('request', (request, response) => {
     sending++;
     if (stopping) response.shouldKeepAlive = false;
     // 'close' comes after 'finish', which comes once the last byte is handed to the system.
     response.once('close', () => sending--);
     listener(request, response);
-  };
-  const stop = async (): Promise<void> => {
+  });
+  return async (): Promise<void> => {
     stopping = true;
     // Not http.Server.close(): Node 20 counts as idle, and closes, a connection still writing its body.
     const closed = new Promise<void>((done) => NetServer.prototype.close.call(server, () => done()));
@@ -141,7 +145,6 @@ function gracefulStop(server: Server, listener: RequestListener): { listener: Re
     clearInterval(sweep);
     clearTimeout(deadline);
   };
-  return { listener: counted, stop };
 }
 
 /** `out`, which drops what is written once the stream failed (said once on `err`): serving goes on. */

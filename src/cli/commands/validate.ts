@@ -2,7 +2,6 @@
 
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic, type DiagnosticCounts } from '../../core/diagnostics.js';
-import { SitemapError } from '../../core/errors.js';
 import { ruleInfo } from '../../core/validate/rules.js';
 import { reportCounts, schemaVerdict, summarize, type FileReport } from '../../core/validate/types.js';
 import type { RuleSetting } from '../../core/validate/validator.js';
@@ -11,16 +10,16 @@ import type { EntryPosition } from '../../core/read/types.js';
 import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, wantsColor, type CliIo, type OutputStream } from '../io.js';
-import { formatCount, plural, shownPath } from '../format.js';
+import { plural, shownPath } from '../format.js';
 import { terminalColumns } from '../problems.js';
-import { Progress, ratePerSecond } from '../progress.js';
+import { Progress } from '../progress.js';
 import { Output } from '../output.js';
 import { validationSettings } from '../validation-settings.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { VALIDATE } from '../declarations.js';
 import { version } from '../version.js';
-import { checkSitemapInputs, httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
+import { checkSitemapInputs, httpClientOptions, inputFailure, LazyHttpClient, sitemapInput } from '../fetch-input.js';
 import { isFile, localChildPath } from '../../node/local-child.js';
 
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
@@ -38,12 +37,11 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   const reports: FileReport[] = [];
   let unreadable = 0;
   const quiet = args.flag('quiet');
-  // stylish and github print each diagnostic as it is found; the others render the reports at the end.
   let entriesDone = 0;
   let entriesNow = 0;
-  let current = '';
-  const entries = (): number => entriesDone + entriesNow;
-  const progress = Progress.ofEntries(io, !quiet, (ms) => `validating ${current}: ${plural(entries(), 'entry', 'entries')}, ${plural(reports.length, 'file')} done, ${formatCount(ratePerSecond(entries(), ms))} entries/s`, entries);
+  const files = { current: '', get done() { return reports.length; } };
+  const progress = Progress.ofFiles(io, !quiet, 'validating', files, () => entriesDone + entriesNow);
+  // stylish and github print each diagnostic as it is found; the others render the reports at the end.
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
 
   /** Validates one input with `check`, collecting the children an index lists for --follow. */
@@ -61,7 +59,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
         ...definedOnly({ location: locationUrl }),
         ...progress.onProgress((entries: number) => (entriesNow = entries)),
       };
-      current = file;
+      files.current = file;
       entriesNow = 0;
       if (children !== undefined) options.onSitemap = (ref, at) => children.push({ loc: ref.loc, ...at });
       if (stream !== undefined) {
@@ -78,13 +76,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       return report;
     } catch (error) {
       stream?.endFile();
-      if (!(error instanceof SitemapError) || error.code !== 'ERR_SITEMAP_INPUT') throw error;
       progress.clear();
       await inputFailure(io, 'validate', error, assumedHttps);
       unreadable++;
       // The reports say it too: a CI step that reads only the JUnit or SARIF file must not see green.
       // Every format counts it from here: a file, and its input/unreadable error.
-      const report: FileReport = { file, format: undefined, entries: 0, diagnostics: [{ code: 'input/unreadable', severity: 'error', message: error.message, file }] };
+      const report: FileReport = { file, format: undefined, entries: 0, diagnostics: [{ code: 'input/unreadable', severity: 'error', message: (error as Error).message, file }] };
       reports.push(report);
       stream?.unreadable?.(report);
       return undefined;
@@ -98,13 +95,11 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   // Each file or URL validated once across the inputs (given twice, or given beside the index that lists it), and whether it is an index.
   const isIndex = new Map<string, boolean>();
   for (const path of args.positionals) {
-    const remote = inputUrl(path, io, 'validate', quiet, progress);
-    const file = remote?.url ?? (path === '-' ? '<stdin>' : path);
+    const { remote, file, local } = sitemapInput(path, io, 'validate', quiet, progress);
     const key = remote?.url ?? (path === '-' ? '-' : resolve(io.cwd, path));
     if (isIndex.has(key)) continue;
     const children: Child[] | undefined = args.flag('follow') && path !== '-' ? [] : undefined;
-    const input: SitemapInput = path === '-' ? (io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string>) : path;
-    const result = remote !== undefined ? await validateUrl(remote.url, config.location, children, remote.assumed) : await validateOne(input, file, config.location, children);
+    const result = remote !== undefined ? await validateUrl(remote.url, config.location, children, remote.assumed) : await validateOne(local as SitemapInput, file, config.location, children);
     if (path !== '-') isIndex.set(key, result?.format === 'sitemapindex');
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
     const found = remote !== undefined ? await followUrls(file, children, isIndex, validateUrl) : await followChildren(key, file, config.location, io.cwd, children, isIndex, validateOne);
@@ -113,6 +108,11 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   await client.close();
   progress.clear();
 
+  return printReports(io, reports, { format, quiet, unreadable, maxWarnings }, stream);
+}
+
+/** Prints the reports (the end of the streamed ones) and returns the exit status they give. */
+async function printReports(io: CliIo, reports: readonly FileReport[], { format, quiet, unreadable, maxWarnings }: { format: ReportFormat; quiet: boolean; unreadable: number; maxWarnings: number | undefined }, stream: ReportStream | undefined): Promise<number> {
   const shown = quiet ? reports.map(errorsOnly) : reports;
   const summary = summarize(reports);
   // The summary line states the outcome the exit status gives (-q hides rows, not problems).
