@@ -131,7 +131,8 @@ export function resolveLimits(profile: LimitsProfileName = 'current', maxUrls?: 
   };
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A plain file name: a set's, or a run's (its scratch folder). */
+export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Replacements tried for one refused entry (one per refused optional field is the use); then it is rejected. */
 const MAX_REPLACEMENTS = 16;
 
@@ -194,7 +195,7 @@ type Settings = ReturnType<typeof checkOptions>;
 /** A set's name, `NAME` of its entry file `NAME.xml` (given with `.xml` or without): a plain file name. */
 export function setName(given = 'sitemap'): string {
   const name = given.replace(/\.xml$/, '');
-  if (!NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
+  if (!PLAIN_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   return name;
 }
 

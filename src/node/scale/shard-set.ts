@@ -15,9 +15,9 @@ import { contentToken, numberedSetPattern, withContentToken } from '../../core/w
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { ofLongerSet, ofOtherSets, StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
-import { admit, resolveLimits, type Admission, type WriteSitemapsOptions } from '../write-sitemaps.js';
-// The scale modules admit entries as writeSitemaps does, through the set's module.
-export { admit } from '../write-sitemaps.js';
+import { admit, resolveLimits, setName, type Admission, type WriteSitemapsOptions } from '../write-sitemaps.js';
+// The scale modules admit entries and check names as writeSitemaps does, through the set's module.
+export { admit, PLAIN_NAME } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
 import { layOutRecords, type RecordChild } from './stem-records.js';
 import { ioErrorReason } from '../io-errors.js';
@@ -94,12 +94,8 @@ export interface ShardSettings {
   compressionThreads?: number;
 }
 
-/** A plain file name: a set's, or a run's (its scratch folder). */
-export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 export function shardSettings(options: ShardSetOptions): ShardSettings {
-  const name = options.name ?? 'sitemap';
-  if (!PLAIN_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
+  const name = setName(options.name);
   const gzip = options.gzip ?? true;
   const gzipLevel = gzip ? (options.gzipLevel ?? 6) : 0;
   if (gzip && (!Number.isInteger(gzipLevel) || gzipLevel < 1 || gzipLevel > 9)) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 1 to 9, got ${gzipLevel}`);
