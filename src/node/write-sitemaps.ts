@@ -190,7 +190,8 @@ function childName(name: string, index: number, gzip: boolean): string {
 
 type EntrySource = Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>;
 
-type Settings = ReturnType<typeof checkOptions>;
+/** The options of a set, checked, with their defaults. */
+export type SetSettings = ReturnType<typeof checkOptions>;
 
 /** A set's name, `NAME` of its entry file `NAME.xml` (given with `.xml` or without): a plain file name. */
 export function setName(given = 'sitemap'): string {
@@ -199,7 +200,7 @@ export function setName(given = 'sitemap'): string {
   return name;
 }
 
-function checkOptions(options: WriteSitemapsOptions) {
+export function checkOptions(options: WriteSitemapsOptions) {
   const name = setName(options.name);
   const indexMode = options.index ?? 'auto';
   if (!['auto', 'always', 'never'].includes(indexMode)) throw new SitemapError('ERR_SITEMAP_OPTION', `index must be auto, always or never, got ${JSON.stringify(indexMode)}`);
@@ -315,7 +316,7 @@ async function feed(entries: EntrySource, writer: SitemapSetWriter, files: Paral
 /** The files of the set, named, with its entry file, moved into place (StagedOutput.commit). */
 async function commitSet(
   output: StagedOutput,
-  { name, entryName, gzip, indexMode, baseUrl, limits, xslUrl }: Settings,
+  { name, entryName, gzip, indexMode, baseUrl, limits, xslUrl }: SetSettings,
   infos: readonly SitemapFileInfo[],
   crcs: readonly number[],
   diskSizes: readonly number[],

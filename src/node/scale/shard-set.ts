@@ -8,14 +8,14 @@ import { crc32 } from 'node:zlib';
 import { newestLastmod } from '../../core/datetime.js';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
-import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
+import { normalizeUrl, type UrlScope } from '../../core/url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { contentToken, numberedSetPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { ofLongerSet, ofOtherSets, StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
-import { admit, resolveLimits, setName, type Admission, type WriteSitemapsOptions } from '../write-sitemaps.js';
+import { admit, checkOptions, type Admission, type SetSettings, type WriteSitemapsOptions } from '../write-sitemaps.js';
 // The scale modules admit entries and check names as writeSitemaps does, through the set's module.
 export { admit, PLAIN_NAME } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
@@ -95,17 +95,14 @@ export interface ShardSettings {
 }
 
 export function shardSettings(options: ShardSetOptions): ShardSettings {
-  const name = setName(options.name);
-  const gzip = options.gzip ?? true;
-  const gzipLevel = gzip ? (options.gzipLevel ?? 6) : 0;
-  if (gzip && (!Number.isInteger(gzipLevel) || gzipLevel < 1 || gzipLevel > 9)) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 1 to 9, got ${gzipLevel}`);
-  let scope: UrlScope;
+  let checked: SetSettings;
   try {
-    scope = scopeOf(options.baseUrl);
+    checked = checkOptions(options);
   } catch (error) {
     if (error instanceof InvalidValueError) throw new SitemapError('ERR_SITEMAP_OPTION', error.message);
     throw error;
   }
+  const { name, gzip, gzipLevel, limits, scope } = checked as SetSettings & { scope: UrlScope };
   return {
     outDir: options.outDir,
     name,
@@ -116,7 +113,7 @@ export function shardSettings(options: ShardSetOptions): ShardSettings {
     gzip,
     gzipLevel,
     profile: options.profile ?? 'current',
-    limits: resolveLimits(options.profile, options.maxUrls, options.maxBytes),
+    limits,
     ...(options.xslUrl !== undefined ? { xslUrl: options.xslUrl } : {}),
     ...(options.compressionThreads !== undefined ? { compressionThreads: options.compressionThreads } : {}),
   };
