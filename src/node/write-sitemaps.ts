@@ -136,15 +136,17 @@ export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Replacements tried for one refused entry (one per refused optional field is the use); then it is rejected. */
 const MAX_REPLACEMENTS = 16;
 
-export type Admission = Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'>;
+export type Admission = Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'> & {
+  /** Change a copy, not the caller's entry (a queue source's may be frozen, or share its lists); without it, the caller's entry is the one its callbacks see (generate finds its line by it). */
+  copy?: boolean;
+};
 
 /**
  * An entry through `prepare`, `place` and `replaceInvalid` (a refused entry leaves nothing placed: its
- * replacement is placed as if first): placed, undefined when left out, null when rejected. They change a
- * copy, not the caller's entry (a source module's may be frozen, or share its lists).
+ * replacement is placed as if first): placed, undefined when left out, null when rejected.
  */
 export function admit<T>(entry: UrlEntry, options: Admission, place: (entry: UrlEntry) => T): T | null | undefined {
-  let current = { ...entry };
+  let current = options.copy === true ? { ...entry } : entry;
   try {
     if (options.prepare !== undefined && !options.prepare(current)) return undefined;
     return place(current);
@@ -152,7 +154,7 @@ export function admit<T>(entry: UrlEntry, options: Admission, place: (entry: Url
     if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
     let error = first;
     // A refused part is removed from the list holding it: a copy's, placed again for its refusal to name it.
-    if (error.at !== undefined) {
+    if (options.copy === true && error.at !== undefined) {
       current = plainCopy(current);
       try {
         return place(current);

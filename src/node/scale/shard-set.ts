@@ -181,7 +181,7 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
 /** generate's EntryPolicy (no option of its own) as admit's options, for apply and queued runs: a refused optional part dropped with a warning. */
 export function policyAdmission(warn: EntryWarningHandler, onInvalid: Admission['onInvalid']): Admission {
   const policy = new EntryPolicy({ now: Date.now() });
-  return { prepare: (entry) => policy.prepare(entry, warn), replaceInvalid: (error, entry) => policy.replace(error, entry, warn), onInvalid };
+  return { prepare: (entry) => policy.prepare(entry, warn), replaceInvalid: (error, entry) => policy.replace(error, entry, warn), onInvalid, copy: true };
 }
 
 /** An entry as the set writes it, with its place: its child (stem), its bucket (shard), and its hash in `item`. */
