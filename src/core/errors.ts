@@ -33,8 +33,8 @@ export class InvalidValueError extends SitemapError {
   declare readonly rule: RefusalCode;
   readonly field: string;
   readonly value: unknown;
-  /** The writer's mark: the innermost part of the entry holding the value that it can do without, `owner[key]` (`field` in the XML). */
-  at?: { owner: Record<string, unknown> | unknown[]; key: string | number; field: string };
+  /** The writer's mark: the innermost part of the entry holding the value that it can do without, `owner[key]` (`field` in the XML), or `count` items of a list from `key`. */
+  at?: { owner: Record<string, unknown> | unknown[]; key: string | number; field: string; count?: number };
   /** Values of other items of the same list (images, videos, alternates) the writer refused in the same pass, each marked. */
   also?: InvalidValueError[];
   constructor(rule: RefusalCode, field: string, value: unknown, message: string) {

@@ -131,9 +131,59 @@ export function resolveLimits(profile: LimitsProfileName = 'current', maxUrls?: 
   };
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A plain file name: a set's, or a run's (its scratch folder). */
+export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Replacements tried for one refused entry (one per refused optional field is the use); then it is rejected. */
 const MAX_REPLACEMENTS = 16;
+
+export type Admission = Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'> & {
+  /** Change a copy, not the caller's entry (a queue source's may be frozen, or share its lists); without it, the caller's entry is the one its callbacks see (generate finds its line by it). */
+  copy?: boolean;
+};
+
+/**
+ * An entry through `prepare`, `place` and `replaceInvalid` (a refused entry leaves nothing placed: its
+ * replacement is placed as if first): placed, undefined when left out, null when rejected.
+ */
+export function admit<T>(entry: UrlEntry, options: Admission, place: (entry: UrlEntry) => T): T | null | undefined {
+  let current = options.copy === true ? { ...entry } : entry;
+  try {
+    if (options.prepare !== undefined && !options.prepare(current)) return undefined;
+    return place(current);
+  } catch (first) {
+    if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
+    let error = first;
+    // A refused part is removed from the list holding it: a copy's, placed again for its refusal to name it.
+    if (options.copy === true && error.at !== undefined) {
+      current = plainCopy(current);
+      try {
+        return place(current);
+      } catch (again) {
+        error = again as InvalidValueError;
+      }
+    }
+    for (let attempt = 0; attempt < MAX_REPLACEMENTS && options.replaceInvalid !== undefined; attempt++) {
+      const replacement = options.replaceInvalid(error, current);
+      if (replacement === undefined) break;
+      current = replacement;
+      try {
+        return place(current);
+      } catch (next) {
+        if (!(next instanceof InvalidValueError)) throw next;
+        error = next;
+      }
+    }
+    options.onInvalid(error, current);
+    return null;
+  }
+}
+
+/** `value` with its own copy of each array and object in it (a Date as it is). */
+function plainCopy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(plainCopy) as T;
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainCopy(item)])) as T;
+}
 
 /** The name of a numbered file of a set without an index (`index: never`): `NAME-00001.xml[.gz]`. */
 function childName(name: string, index: number, gzip: boolean): string {
@@ -142,16 +192,17 @@ function childName(name: string, index: number, gzip: boolean): string {
 
 type EntrySource = Iterable<UrlEntry | readonly UrlEntry[]> | AsyncIterable<UrlEntry | readonly UrlEntry[]>;
 
-type Settings = ReturnType<typeof checkOptions>;
+/** The options of a set, checked, with their defaults. */
+export type SetSettings = ReturnType<typeof checkOptions>;
 
 /** A set's name, `NAME` of its entry file `NAME.xml` (given with `.xml` or without): a plain file name. */
 export function setName(given = 'sitemap'): string {
   const name = given.replace(/\.xml$/, '');
-  if (!NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
+  if (!PLAIN_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
   return name;
 }
 
-function checkOptions(options: WriteSitemapsOptions) {
+export function checkOptions(options: WriteSitemapsOptions) {
   const name = setName(options.name);
   const indexMode = options.index ?? 'auto';
   if (!['auto', 'always', 'never'].includes(indexMode)) throw new SitemapError('ERR_SITEMAP_OPTION', `index must be auto, always or never, got ${JSON.stringify(indexMode)}`);
@@ -224,32 +275,14 @@ export async function writeSitemaps(entries: EntrySource, options: WriteSitemaps
 
 /** Hands the entries to the writer: refusals, replacements, backpressure, abort and progress. Resolves with the entries rejected. */
 async function feed(entries: EntrySource, writer: SitemapSetWriter, files: ParallelFileWriter, options: WriteSitemapsOptions, progress: (rejected: number) => WriteProgress): Promise<number> {
-  const { signal, onProgress, prepare, replaceInvalid, onInvalid } = options;
+  const { signal, onProgress } = options;
   const interval = options.progressIntervalMs ?? 200;
   let nextProgress = performance.now() + interval;
   let rejected = 0;
   /** Entries added since progress was last considered. */
   let added = 0;
   const add = (entry: UrlEntry): void => {
-    // A refused entry leaves nothing written: its replacement is added as if first.
-    for (let attempt = 0, current = entry; ; attempt++) {
-      let error: InvalidValueError;
-      try {
-        if (attempt === 0 && prepare !== undefined && !prepare(current)) return;
-        writer.add(current);
-        return;
-      } catch (refused) {
-        if (!(refused instanceof InvalidValueError) || onInvalid === undefined) throw refused;
-        error = refused;
-      }
-      const replacement = attempt < MAX_REPLACEMENTS ? replaceInvalid?.(error, current) : undefined;
-      if (replacement === undefined) {
-        rejected++;
-        onInvalid(error, current);
-        return;
-      }
-      current = replacement;
-    }
+    if (admit(entry, options, (admitted) => writer.add(admitted)) === null) rejected++;
   };
   const iterator = Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : entries[Symbol.iterator]();
   let finished = false;
@@ -285,7 +318,7 @@ async function feed(entries: EntrySource, writer: SitemapSetWriter, files: Paral
 /** The files of the set, named, with its entry file, moved into place (StagedOutput.commit). */
 async function commitSet(
   output: StagedOutput,
-  { name, entryName, gzip, indexMode, baseUrl, limits, xslUrl }: Settings,
+  { name, entryName, gzip, indexMode, baseUrl, limits, xslUrl }: SetSettings,
   infos: readonly SitemapFileInfo[],
   crcs: readonly number[],
   diskSizes: readonly number[],

@@ -724,6 +724,32 @@ describe('EntryPolicy', () => {
     assert.equal(result.list.filter(([code]) => code === 'hreflang/invalid').length, 20);
   });
 
+  it('more than 1,000 images: those past the limit go with one warning, the URL and its first 1,000 (that are written) stay (--strict rejects it)', () => {
+    const images = (): { loc: string }[] => Array.from({ length: 1003 }, (_, i) => ({ loc: i === 5 ? 'data:x' : `/${i}.jpg` }));
+    const result = written({ loc: '/many', images: images() });
+    const kept = [...(result.xml ?? '').matchAll(/<image:loc>https:\/\/example\.com\/(\d+)\.jpg</g)].map((m) => Number(m[1]));
+    assert.deepEqual(kept, [...Array.from({ length: 5 }, (_, i) => i), ...Array.from({ length: 995 }, (_, i) => i + 6)]);
+    assert.deepEqual(result.list.map(([code, message]) => `${code} ${/without (.*)$/.exec(message)?.[1]}`), ['loc/unsupported-scheme this image', 'image/too-many the last 2 image:image']);
+    assert.match(result.list[1]?.[1] ?? '', /^1003 image:image in one <url>; Google accepts at most 1000; /);
+    assert.equal(written({ loc: '/many', images: images() }, new EntryPolicy({ now: NOW, strict: true })).xml, null);
+  });
+
+  it("a video's content_loc (or player_loc) that is the page's loc, relative or not: only that URL goes when the video has the other, else the video", () => {
+    const video = { thumbnailLoc: '/t.jpg', title: 't', description: 'd' };
+    const content = written({ loc: '/v', videos: [{ ...video, contentLoc: 'https://example.com/v', playerLoc: '/player' }] } as UrlEntry);
+    assert.match(content.xml ?? '', /<video:description>d<\/video:description><video:player_loc>https:\/\/example\.com\/player<\/video:player_loc><\/video:video>/);
+    assert.deepEqual(content.list, [['video/same-as-loc', 'video:content_loc "https://example.com/v" is the page\'s own loc: give the URL of the video file or of its player; the URL is written without this video:content_loc']]);
+    const player = written({ loc: '/w', videos: [{ ...video, contentLoc: '/w.mp4', playerLoc: '/w' }] } as UrlEntry);
+    assert.ok(player.xml?.includes('<video:content_loc>https://example.com/w.mp4</video:content_loc></video:video>') && !player.xml.includes('player_loc'), player.xml ?? '');
+    assert.deepEqual(player.list.map(([code, message]) => `${code} ${/without (.*)$/.exec(message)?.[1]}`), ['video/same-as-loc this video:player_loc']);
+    // Alone, or with the other one the page too: the video goes.
+    for (const urls of [{ contentLoc: '/x' }, { contentLoc: '/x', playerLoc: 'https://example.com/x' }]) {
+      const gone = written({ loc: '/x', videos: [{ ...video, ...urls }] } as UrlEntry);
+      assert.equal(gone.xml, '<url><loc>https://example.com/x</loc></url>\n');
+      assert.match(gone.list[0]?.[1] ?? '', /^video:content_loc "https:\/\/example\.com\/x" is the page's own loc: .*; the URL is written without this video$/);
+    }
+  });
+
   it('a news keyword (an item of any comma-separated list) holding a comma is refused: read back, the list would split it', () => {
     const one = written({ loc: '/k', news: news({ keywords: ['a, b', 'c'] }) } as UrlEntry);
     assert.match(one.xml ?? '', /<news:keywords>c<\/news:keywords>/);

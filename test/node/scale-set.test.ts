@@ -96,6 +96,12 @@ async function generate(dir: string, entries: readonly UrlEntry[], out: string, 
   assert.equal(result.code, 0, result.stderr);
 }
 
+test('a sharded set takes its name as generate does, with or without .xml: --name map.xml is map.xml, not map.xml.xml', () => {
+  const settings = (name: string): string => shardSettings({ outDir: '.', baseUrl: BASE, shards: 2, name }).name;
+  assert.deepEqual([settings('map.xml'), settings('map')], ['map', 'map']);
+  assert.throws(() => settings('../map'), { code: 'ERR_SITEMAP_OPTION', message: 'name "../map" must be a plain file name such as "sitemap"' });
+});
+
 test('generate --shards gives, byte for byte, what shards written apart and then indexed give; a second run keeps every file', async () => {
   const dir = tempDir();
   const entries = catalogue({ products: 300, blog: 45, help: 7 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import { crc32, gunzipSync } from 'node:zlib';
-import { writeSitemaps } from '../../src/node/write-sitemaps.js';
+import { admit, writeSitemaps } from '../../src/node/write-sitemaps.js';
 import type { UrlEntry } from '../../src/core/model.js';
 import { InvalidValueError, SitemapError } from '../../src/core/errors.js';
 import { xmllint } from '../helpers/xmllint.js';
@@ -349,5 +349,18 @@ test('a commit without an index that fails after replacing a file in place does 
     await assert.rejects(writeSitemaps(entries(20, 200), { outDir: out, baseUrl: base, maxUrls: 10, index: 'never' }), /; the previous set is still in place$/);
   } finally {
     before.restore();
+  }
+});
+
+test("admit hands the caller's entry to prepare and onInvalid (generate, with or without --shards, finds its FILE:LINE by it); with copy, a copy", () => {
+  const refuse = (): never => {
+    throw new InvalidValueError('loc/unsupported-scheme', 'loc', 'ftp://x', 'not http(s)');
+  };
+  for (const copy of [false, true]) {
+    const entry: UrlEntry = { loc: 'ftp://x' };
+    const seen: UrlEntry[] = [];
+    const result = admit(entry, { prepare: (e) => seen.push(e) > 0, onInvalid: (_, e) => seen.push(e), copy }, refuse);
+    assert.equal(result, null);
+    assert.deepEqual(seen.map((e) => e === entry), [!copy, !copy]);
   }
 });

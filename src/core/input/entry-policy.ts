@@ -130,13 +130,13 @@ export class EntryPolicy {
     const refused = [error, ...(error.also ?? [])];
     // From the last: the items of one list are refused in order, and each removal moves those after it.
     for (const { at } of refused.slice().reverse()) {
-      const { owner, key } = at as NonNullable<InvalidValueError['at']>;
-      if (Array.isArray(owner)) owner.splice(key as number, 1);
+      const { owner, key, count = 1 } = at as NonNullable<InvalidValueError['at']>;
+      if (Array.isArray(owner)) owner.splice(key as number, count);
       else delete owner[key];
     }
     for (const { at, field, rule, message, value } of refused) {
       const fix = field === HREFLANG_FIELD && typeof value === 'string' ? languageTagProblem(value)?.fix : undefined;
-      warn(rule, `${message}${fix !== undefined ? `: write ${fix}` : ''}; the URL is written without this ${at?.field}`);
+      warn(rule, `${message}${fix !== undefined ? `: write ${fix}` : ''}; the URL is written without ${at?.count === undefined ? 'this' : `the last ${at.count}`} ${at?.field}`);
     }
     return entry;
   }

@@ -35,13 +35,25 @@ export function normalizeLoc(value: string, base: string | undefined, limits: Re
 }
 
 /** Google's rules for an extension entry beyond its schema, checked before it is written. */
-const GOOGLE_RULES: ReadonlyMap<ElementDecl, (value: unknown, loc: string) => void> = new Map([
-  [VIDEO, (v: unknown, loc: string): void => {
+const GOOGLE_RULES: ReadonlyMap<ElementDecl, (value: unknown, loc: string, base: string | undefined) => void> = new Map([
+  [VIDEO, (v: unknown, loc: string, base: string | undefined): void => {
     if (v === null || typeof v !== 'object') throw new InvalidValueError('video/invalid', 'video:video', v, 'a video must be an object');
-    const problem = videoContentProblems(v as VideoEntry, loc)[0];
+    const video = v as VideoEntry;
+    // The URLs as written (resolved), as validate reads them; one it refuses is refused as the element's.
+    const written = (url: string | undefined): string | undefined => {
+      try {
+        return url && normalizeUrl(url, 'loc', base);
+      } catch {
+        return url;
+      }
+    };
+    const problems = videoContentProblems({ ...video, contentLoc: written(video.contentLoc), playerLoc: written(video.playerLoc) }, loc);
+    const problem = problems[0];
     if (problem === undefined) return;
     if (problem.url === undefined) throw new InvalidValueError(problem.code, problem.field, v, 'a video needs content_loc or player_loc (Google video sitemaps)');
-    throw new InvalidValueError(problem.code, problem.field, problem.url, `${problem.field} ${quoteValue(problem.url)} is the page's own loc: give the URL of the video file or of its player`);
+    const error = new InvalidValueError(problem.code, problem.field, problem.url, `${problem.field} ${quoteValue(problem.url)} is the page's own loc: give the URL of the video file or of its player`);
+    // Google video sitemaps want content_loc or player_loc: beside the other, only this one goes.
+    throw problems.length === 1 && video.contentLoc && video.playerLoc ? mark(error, video as unknown as Record<string, unknown>, problem.field === 'video:content_loc' ? 'contentLoc' : 'playerLoc', problem.field) : error;
   }],
   [NEWS, (v: unknown): void => {
     const n = v as NewsEntry | null;
@@ -200,21 +212,26 @@ export class UrlEntrySerializer {
     const part = PARTS.get(decl) as Part;
     const value = entry[decl.prop as string];
     const field = part.field;
-    if (max > 1) {
-      if (!Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
-      const most = decl === IMAGE ? Math.min(max, this.limits.maxImagesPerUrl) : max;
-      if (value.length > most) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, value.length, `${value.length} ${field} in one <url>; Google accepts at most ${most}`);
-    }
+    if (max > 1 && !Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
+    const most = decl === IMAGE ? this.limits.maxImagesPerUrl : max;
     let xml = '';
     const items = max > 1 ? (value as unknown[]) : [value];
     let refused: InvalidValueError | undefined;
-    for (let i = 0; i < items.length; i++) {
+    let i = 0;
+    for (let written = 0; i < items.length && written < most; i++) {
       try {
-        GOOGLE_RULES.get(decl)?.(items[i], loc);
+        GOOGLE_RULES.get(decl)?.(items[i], loc, this.baseUrl);
         xml += this.element(part, items[i], this.open(namespaceBit(decl.ns), field));
+        written++;
       } catch (error) {
         refused = collect(refused, max > 1 ? mark(error, items, i, decl.name) : mark(error, entry, decl.prop as string, decl.name));
       }
+    }
+    if (i < items.length) {
+      // Those past the limit go together, unchecked; last in the list of refusals, so removed first.
+      const tooMany = new InvalidValueError(`${prefixOf(decl.ns) as string}/too-many`, field, items.length, `${items.length} ${field} in one <url>; Google accepts at most ${most}`);
+      tooMany.at = { owner: items, key: i, field, count: items.length - i };
+      refused = collect(refused, tooMany);
     }
     if (refused !== undefined) throw refused;
     return xml;

@@ -8,14 +8,16 @@ import { crc32 } from 'node:zlib';
 import { newestLastmod } from '../../core/datetime.js';
 import { InvalidValueError, SitemapError } from '../../core/errors.js';
 import type { Limits, LimitsProfileName, UrlEntry } from '../../core/model.js';
-import { normalizeUrl, scopeOf, type UrlScope } from '../../core/url.js';
+import { normalizeUrl, type UrlScope } from '../../core/url.js';
 import { UrlEntrySerializer, ALL_EXTENSIONS } from '../../core/write/url-entry.js';
 import { layOutStems, serializedFrom, type SerializedEntry } from '../../core/build/stable-set.js';
 import { contentToken, numberedSetPattern, withContentToken } from '../../core/write/child-names.js';
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { ofLongerSet, ofOtherSets, StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
-import { resolveLimits, type WriteSitemapsOptions } from '../write-sitemaps.js';
+import { admit, checkOptions, type Admission, type SetSettings, type WriteSitemapsOptions } from '../write-sitemaps.js';
+// The scale modules admit entries and check names as writeSitemaps does, through the set's module.
+export { admit, PLAIN_NAME } from '../write-sitemaps.js';
 import { Spill } from './spill.js';
 import { layOutRecords, type RecordChild } from './stem-records.js';
 import { ioErrorReason } from '../io-errors.js';
@@ -92,22 +94,15 @@ export interface ShardSettings {
   compressionThreads?: number;
 }
 
-/** A plain file name: a set's, or a run's (its scratch folder). */
-export const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 export function shardSettings(options: ShardSetOptions): ShardSettings {
-  const name = options.name ?? 'sitemap';
-  if (!PLAIN_NAME.test(name)) throw new SitemapError('ERR_SITEMAP_OPTION', `name ${JSON.stringify(name)} must be a plain file name such as "sitemap"`);
-  const gzip = options.gzip ?? true;
-  const gzipLevel = gzip ? (options.gzipLevel ?? 6) : 0;
-  if (gzip && (!Number.isInteger(gzipLevel) || gzipLevel < 1 || gzipLevel > 9)) throw new SitemapError('ERR_SITEMAP_OPTION', `gzip level must be 1 to 9, got ${gzipLevel}`);
-  let scope: UrlScope;
+  let checked: SetSettings;
   try {
-    scope = scopeOf(options.baseUrl);
+    checked = checkOptions(options);
   } catch (error) {
     if (error instanceof InvalidValueError) throw new SitemapError('ERR_SITEMAP_OPTION', error.message);
     throw error;
   }
+  const { name, gzip, gzipLevel, limits, scope } = checked as SetSettings & { scope: UrlScope };
   return {
     outDir: options.outDir,
     name,
@@ -118,7 +113,7 @@ export function shardSettings(options: ShardSetOptions): ShardSettings {
     gzip,
     gzipLevel,
     profile: options.profile ?? 'current',
-    limits: resolveLimits(options.profile, options.maxUrls, options.maxBytes),
+    limits,
     ...(options.xslUrl !== undefined ? { xslUrl: options.xslUrl } : {}),
     ...(options.compressionThreads !== undefined ? { compressionThreads: options.compressionThreads } : {}),
   };
@@ -183,56 +178,10 @@ export async function writeShard(options: WriteShardOptions): Promise<ShardManif
   }
 }
 
-type Admission = Pick<WriteSitemapsOptions, 'onInvalid' | 'replaceInvalid' | 'prepare'>;
-
 /** generate's EntryPolicy (no option of its own) as admit's options, for apply and queued runs: a refused optional part dropped with a warning. */
 export function policyAdmission(warn: EntryWarningHandler, onInvalid: Admission['onInvalid']): Admission {
   const policy = new EntryPolicy({ now: Date.now() });
-  return { prepare: (entry) => policy.prepare(entry, warn), replaceInvalid: (error, entry) => policy.replace(error, entry, warn), onInvalid };
-}
-
-/**
- * An entry through `prepare`, `place` and `replaceInvalid`: placed, undefined when left out, null when
- * rejected. They change a copy, not the caller's entry (a source module's may be frozen, or share its lists).
- */
-export function admit<T>(entry: UrlEntry, options: Admission, place: (entry: UrlEntry) => T): T | null | undefined {
-  let current = { ...entry };
-  try {
-    if (options.prepare !== undefined && !options.prepare(current)) return undefined;
-    return place(current);
-  } catch (first) {
-    if (!(first instanceof InvalidValueError) || options.onInvalid === undefined) throw first;
-    let error = first;
-    // A refused part is removed from the list holding it: a copy's, placed again for its refusal to name it.
-    if (error.at !== undefined) {
-      current = plainCopy(current);
-      try {
-        return place(current);
-      } catch (again) {
-        error = again as InvalidValueError;
-      }
-    }
-    for (let attempt = 0; attempt < 16 && options.replaceInvalid !== undefined; attempt++) {
-      const replacement = options.replaceInvalid(error, current);
-      if (replacement === undefined) break;
-      current = replacement;
-      try {
-        return place(current);
-      } catch (next) {
-        if (!(next instanceof InvalidValueError)) throw next;
-        error = next;
-      }
-    }
-    options.onInvalid(error, current);
-    return null;
-  }
-}
-
-/** `value` with its own copy of each array and object in it (a Date as it is). */
-function plainCopy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(plainCopy) as T;
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainCopy(item)])) as T;
+  return { prepare: (entry) => policy.prepare(entry, warn), replaceInvalid: (error, entry) => policy.replace(error, entry, warn), onInvalid, copy: true };
 }
 
 /** An entry as the set writes it, with its place: its child (stem), its bucket (shard), and its hash in `item`. */
