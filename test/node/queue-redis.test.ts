@@ -12,6 +12,8 @@ import { Redis } from 'ioredis';
 import { pingRedis } from '../../src/node/scale/queue-redis.js';
 import { enqueueApply, enqueueGenerate, queueStatus, RunLock, waitForRun } from '../../src/node/scale/queue.js';
 import { jobId, SCRATCH } from '../../src/node/scale/queue-jobs.js';
+import { LAYOUT_VERSION } from '../../src/core/scale/layout.js';
+import type { Job } from 'bullmq';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { startWorker } from '../../src/node/scale/worker.js';
 import { redisUnavailable, REDIS_SERVER, startRedis, startServer, type RedisServer } from '../helpers/redis-server.js';
@@ -459,6 +461,43 @@ test("a source that yields no URL (none, or every entry refused) fails its run o
     assert.equal((await queue.getJob(jobId(run, 'set')))?.attemptsMade, 1);
     assert.deepEqual(readdirSync(set), []);
   }
+});
+
+test("a parent reads its children's values a page at a time (those of 65,536 parts, read at once, held 470 MB of its worker): 2,500 parts each refusing its entry fail the run, each counted once", { skip, timeout: 20_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-paged-children-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bull = await import('bullmq');
+  const raw = new Redis(redis.url);
+  t.after(() => raw.disconnect());
+  // The parts' values as BullMQ keeps them for their parent: its split step is all that runs.
+  const run = 'paged';
+  const values = Array.from({ length: 2500 }, (_, n) => [`bull:paged:${jobId(run, 'split', n)}`, JSON.stringify({ entries: 0, rejected: 1, problems: [] })]);
+  await raw.hset(`bull:paged:${jobId(run, 'set')}:processed`, ...values.flat());
+  // How many values each read brought back, by either getter.
+  const reads: number[] = [];
+  const { getChildrenValues, getDependencies } = bull.Job.prototype;
+  t.after(() => Object.assign(bull.Job.prototype, { getChildrenValues, getDependencies }));
+  Object.assign(bull.Job.prototype, {
+    async getChildrenValues(this: Job) {
+      const all = await getChildrenValues.call(this);
+      reads.push(Object.keys(all).length);
+      return all;
+    },
+    async getDependencies(this: Job, opts: Parameters<Job['getDependencies']>[0]) {
+      const page = await getDependencies.call(this, opts);
+      reads.push(Object.keys(page.processed ?? {}).length);
+      return page;
+    },
+  });
+  const queue = new bull.Queue('paged', { connection: { url: redis.url } });
+  t.after(() => queue.close());
+  await queue.add('set', { kind: 'set', step: 'split', run, out: dir, shards: 1, set: { baseUrl: 'https://example.com/' }, layout: LAYOUT_VERSION, parts: 2500, mode: 'generate' }, { jobId: jobId(run, 'set') });
+  const worker = await startWorker({ redis: redis.url, queue: 'paged' });
+  t.after(() => worker.close(true));
+  const status = await waitForRun(redis.url, 'paged', run, { intervalMs: 20 });
+  assert.equal(status.reason, 'no URL could be written: every entry was refused (2,500 entries)');
+  assert.equal(reads.reduce((n, read) => n + read, 0), 2500);
+  assert.ok(Math.max(...reads) <= 1500, `values read at once: ${reads.join(', ')}`);
 });
 
 test('a --run whose coordinator died while splitting, given again: the new split starts from an empty folder (what the dead one left is not read as entries)', { skip, timeout: 20_000 }, async (t) => {

@@ -167,8 +167,8 @@ export async function writeShardJob(data: ShardJob, storage: SetStorage, beforeP
   }
 }
 
-/** Child jobs a parent adds at once. */
-const ADD_BATCH = 1000;
+/** Child jobs a parent adds, or whose values it reads, at once. */
+const BATCH = 1000;
 
 /** The parent: adds the split jobs (a source's run), then the shard jobs, waits for them, publishes the index and removes the scratch files. */
 async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string | undefined, storage: SetStorage, stillOurs: () => Promise<void>): Promise<RunOutcome> {
@@ -177,11 +177,11 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
   if (data.step === 'parts') await addThenWait(bull, queue, job, token as string, 'split', parts ?? 0, (part): SplitJob => ({ kind: 'split', run, out, shards, set, layout, ...(data.source as SplitSource), part, parts: parts ?? 0 }), 'split');
   if (data.step === 'parts' || data.step === 'split') {
     // A source with no URL is refused once its parts are split, as generate --shards refuses it: not by its index after every attempt.
-    const splits = parts === undefined ? [] : Object.values(await job.getChildrenValues<JobOutcome>());
-    if (splits.length > 0 && splits.every((split) => split.entries === 0)) {
+    const splits = parts === undefined ? undefined : await sumChildren(job);
+    if (splits?.routed === 0) {
       await removeScratch(storage, run);
       await unlockSet(out, set.name ?? 'sitemap', runLockOwner(run, job.queueName));
-      throw new bull.UnrecoverableError(emptyInput(splits.reduce((n, split) => n + split.rejected, 0)).message);
+      throw new bull.UnrecoverableError(emptyInput(splits.rejected).message);
     }
     if (data.mode === 'apply') await addThenWait(bull, queue, job, token as string, 'child', (data.touched ?? []).length, await childJobs(data, storage), 'write');
     else await addThenWait(bull, queue, job, token as string, 'shard', shards, (shard): ShardJob => ({ kind: 'shard', run, out, shards, set, layout, shard, inputs: [shardInput(run, shard)], ...(parts !== undefined ? { parts } : {}) }), 'write');
@@ -210,8 +210,8 @@ async function runSetJob(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: st
  * once its children are done); returns at once when there are none to wait for.
  */
 async function addThenWait(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: string, kind: JobData['kind'], count: number, childOf: (n: number) => JobData, next: SetJob['step']): Promise<void> {
-  for (let first = 0; first < count; first += ADD_BATCH) {
-    const children = Array.from({ length: Math.min(ADD_BATCH, count - first) }, (_, i) => ({
+  for (let first = 0; first < count; first += BATCH) {
+    const children = Array.from({ length: Math.min(BATCH, count - first) }, (_, i) => ({
       name: kind,
       data: childOf(first + i),
       opts: { ...jobOptions(job.opts.attempts ?? 1), jobId: jobId(job.data.run, kind, first + i), parent: { id: job.id as string, queue: job.queueQualifiedName }, failParentOnFailure: true },
@@ -225,35 +225,43 @@ async function addThenWait(bull: BullMQ, queue: Queue, job: Job<SetJob>, token: 
 /** The run's index, from its children's values: the shards' manifests (generate) or the rewritten children (apply). */
 async function publishRun(job: Job<SetJob>, storage: SetStorage, beforeWrite: () => Promise<void>): Promise<RunOutcome> {
   const data = job.data;
-  const values = Object.entries(await job.getChildrenValues<JobOutcome & { written?: ShardFile[] }>());
-  const splits = values.filter(([key]) => key.includes(`${data.run}.split.`));
-  const outcome = sumOutcomes(values.map(([key, value]) => (key.includes(`${data.run}.split.`) ? { ...value, entries: 0 } : value)));
-  const results = values.map(([, value]) => value);
+  const { entries, rejected, warnings, problems, read, written, routed: split } = await sumChildren(job);
   // Every entry routed must be read back: a missing input reads as a shard with no entries.
-  const routed = data.routed ?? (data.parts !== undefined ? splits.reduce((n, [, value]) => n + value.entries, 0) : undefined);
-  const read = results.reduce((n, value) => n + (value.read ?? 0), 0);
+  const routed = data.routed ?? (data.parts !== undefined ? split : undefined);
   if (routed !== undefined && read !== routed) throw new SitemapError('ERR_SITEMAP_STATE', `the run's jobs read ${read} of the ${routed} ${data.mode === 'apply' ? 'changes' : 'entries'} routed to them: a file of its scratch folder (${SCRATCH}/${data.run}) went or changed while it ran; nothing is published`);
   let published: Omit<RunOutcome, keyof JobOutcome>;
   // Staged in the run's scratch folder: a worker frozen past its lock, woken once the run is done, writes nothing.
   const publish = { beforeWrite, stageIn: join(storage.localDir, SCRATCH, data.run) };
   if (data.mode === 'apply') {
-    published = await publishApplied(data, storage, results.flatMap((value) => value.written ?? []), publish);
+    published = await publishApplied(data, storage, written, publish);
   } else {
     const name = data.set.name ?? 'sitemap';
     const manifests = Array.from({ length: data.shards }, (_, shard) => join(storage.localDir, runManifest(data.run, name, shard, data.shards)));
     const summary: SetSummary = await writeIndexFromManifests({ manifests, outDir: storage.localDir, syncChildren: true, ...publish });
     published = { indexFiles: summary.indexFiles.map((f) => f.name), files: summary.files.length, urls: summary.urls, removed: summary.removed.length };
   }
-  return { ...outcome, ...published };
+  return { entries, rejected, warnings, problems, ...published };
 }
 
-function sumOutcomes(outcomes: readonly JobOutcome[]): JobOutcome {
-  const total: JobOutcome & { warnings: number } = { entries: 0, rejected: 0, warnings: 0, problems: [] };
-  for (const o of outcomes) {
-    total.entries += o.entries;
-    total.rejected += o.rejected;
-    total.warnings += o.warnings ?? 0;
-    total.problems.push(...o.problems.slice(0, MAX_PROBLEMS_KEPT - total.problems.length));
-  }
+/** What `job`'s children did, summed; a split's entries are `routed` (its shards write them), not `entries`. */
+type ChildrenSum = JobOutcome & { warnings: number; routed: number; read: number; written: ShardFile[] };
+
+/** Sums `job`'s children's values, a page at a time: read at once, those of 65,536 parts held 470 MB of the worker. */
+async function sumChildren(job: Job<SetJob>): Promise<ChildrenSum> {
+  const total: ChildrenSum = { entries: 0, rejected: 0, warnings: 0, problems: [], routed: 0, read: 0, written: [] };
+  let cursor = 0;
+  do {
+    // HSCAN: each child comes once, as none is added or removed while its parent runs (they are all done).
+    const page = await job.getDependencies({ processed: { cursor, count: BATCH } });
+    for (const [key, o] of Object.entries<Partial<ChildrenSum> & JobOutcome>(page.processed ?? {})) {
+      total[key.includes(`${job.data.run}.split.`) ? 'routed' : 'entries'] += o.entries;
+      total.rejected += o.rejected;
+      total.warnings += o.warnings ?? 0;
+      total.read += o.read ?? 0;
+      total.written.push(...(o.written ?? []));
+      total.problems.push(...o.problems.slice(0, MAX_PROBLEMS_KEPT - total.problems.length));
+    }
+    cursor = page.nextProcessedCursor ?? 0;
+  } while (cursor !== 0);
   return total;
 }
