@@ -317,9 +317,7 @@ export function manifestOf(settings: ShardSettings, shard: number, files: ShardF
 }
 
 function sum(files: readonly ShardFile[], field: 'urls' | 'bytes' | 'diskBytes'): number {
-  let total = 0;
-  for (const file of files) total += file[field];
-  return total;
+  return files.reduce((total, file) => total + file[field], 0);
 }
 
 export interface IndexOptions extends Omit<PublishOptions, 'manifests'> {

@@ -44,12 +44,7 @@ export class FileSystemStorage implements SetStorage {
   }
 
   async read(name: string): Promise<Buffer | undefined> {
-    try {
-      return await readFile(this.path(name));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    return unlessMissing(readFile(this.path(name)), undefined);
   }
 
   async write(name: string, data: string | Uint8Array): Promise<void> {
@@ -64,17 +59,17 @@ export class FileSystemStorage implements SetStorage {
   }
 
   async list(prefix: string): Promise<string[]> {
-    try {
-      return (await readdir(this.path(prefix))).filter((name) => !name.startsWith('.')).sort();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    return (await unlessMissing(readdir(this.path(prefix)), [])).filter((name) => !name.startsWith('.')).sort();
   }
 
   async remove(name: string): Promise<void> {
     await rm(this.path(name), { recursive: true, force: true });
   }
+}
+
+/** What `step` gives, or `missing` when it fails for want of its file (ENOENT). */
+function unlessMissing<T, M>(step: Promise<T>, missing: M): Promise<T | M> {
+  return step.catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? missing : Promise.reject(error)));
 }
 
 /**
