@@ -110,9 +110,7 @@ async function applyWithin(options: ApplyOptions, started: number): Promise<Appl
       },
       settings,
     );
-    const touchedSet = new Set(touched);
-    const files = [...published.filter((file) => !touchedSet.has(file.child)), ...written];
-    const manifests = await updatedManifests(settings, touchedSet, written, published);
+    const { files, manifests } = await appliedSet(settings, new Set(touched), written, published);
     const { indexFiles, removed } = await publishSet(output, settings, files, placed, { maxSitemapsPerIndex: options.maxSitemapsPerIndex ?? perIndex, manifests });
     const rewritten = new Set(written.map((file) => file.child));
     const existing = touched.filter((stem) => byStem.has(stem));
@@ -265,8 +263,8 @@ export async function readPublishedIndex(settings: ShardSettings): Promise<{ fil
   return { files, ...(perIndex !== undefined ? { perIndex } : {}) };
 }
 
-/** The manifests of the shards touched, with the touched children's new files (written after the commit); `published`: the files the index names. */
-export async function updatedManifests(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[], published: readonly ShardFile[]): Promise<ShardManifest[]> {
+/** The set's files once the touched children are `written`, and the manifests of the shards touched (written after the commit); `published`: the files the index names. */
+export async function appliedSet(settings: ShardSettings, touched: ReadonlySet<string>, written: readonly ShardFile[], published: readonly ShardFile[]): Promise<{ files: ShardFile[]; manifests: ShardManifest[] }> {
   const bucket = (stem: string): number => Number(stem.slice(stem.lastIndexOf('.') + 1));
   const shards = new Set([...touched].map(bucket));
   const named = new Map([...shards].map((shard) => [shard, new Set<string>()]));
@@ -282,5 +280,5 @@ export async function updatedManifests(settings: ShardSettings, touched: Readonl
     const files = [...old.files.filter((file) => !touched.has(file.child)), ...written.filter((file) => bucket(file.child) === shard)];
     manifests.push(manifestOf(settings, shard, files, old.duplicates));
   }
-  return manifests;
+  return { files: [...published.filter((file) => !touched.has(file.child)), ...written], manifests };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { indexFileNames, manifestFileName } from '../../core/scale/layout.js';
 import { dedupeKey } from '../../core/url.js';
 import { StagedOutput, syncFiles } from '../staged-output.js';
-import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, updatedManifests, type Change, type FeedProblem } from './apply.js';
+import { entriesOfChild, parseChange, placeChange, readChanges, readPublishedIndex, setSettings, appliedSet, type Change, type FeedProblem } from './apply.js';
 import { publishInPlace, readManifest, type PublishOptions, setSerializer, settingsOfManifest, stageChildren, type ShardFile, type ShardSettings } from './shard-set.js';
 import { changeFile, MAX_PROBLEMS_KEPT, type ChildJob, type JobOutcome, type SetJob } from './queue-jobs.js';
 import { GroupFiles } from './queue-split.js';
@@ -90,11 +90,10 @@ export async function publishApplied(data: SetJob, storage: SetStorage, written:
   const settings = await setSettings(storage.localDir, data.set.name ?? 'sitemap');
   const touched = new Set(data.touched);
   const { files: published, perIndex } = await readPublishedIndex(settings);
-  const files = [...published.filter((file) => !touched.has(file.child)), ...written];
+  const { files, manifests } = await appliedSet(settings, touched, written, published);
   // No change applied (every line refused): the published set stays as it is.
   if (touched.size === 0) return { indexFiles: indexFileNames(settings.name, perIndex === undefined ? 1 : Math.ceil(files.length / perIndex)), files: files.length, urls: 0, removed: 0 };
   await syncFiles(written.map((file) => join(settings.outDir, file.name)));
-  const manifests = await updatedManifests(settings, touched, written, published);
   const { indexFiles, removed } = await publishInPlace(settings, files, { ...options, ...(perIndex !== undefined ? { maxSitemapsPerIndex: perIndex } : {}), manifests });
   return { indexFiles: indexFiles.map((f) => f.name), files: files.length, urls: written.reduce((n, f) => n + f.urls, 0), removed: removed.length };
 }
