@@ -100,10 +100,11 @@ const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes']);
 const ROBOTS_META_NAMES = new Set(['robots', 'googlebot', 'bingbot']);
 
 /**
- * `noindex` or `none` after a comma, a space or any crawler's name (`googlebot: noindex`): a false positive
- * only leaves a page out. developers.google.com/search/docs/crawling-indexing/robots-meta-tag
+ * `noindex` or `none` after a comma, a space or any crawler's name (`googlebot: noindex`), but not the
+ * `none` of `max-image-preview: none`: a false positive only leaves a page out.
+ * developers.google.com/search/docs/crawling-indexing/robots-meta-tag
  */
-const NOINDEX_RE = /(?:^|[\s,:])(?:noindex|none)(?=$|[\s,;])/i;
+const NOINDEX_RE = /(?:^|[\s,:])(?<!max-image-preview\s*:\s*)(?:noindex|none)(?=$|[\s,;])/i;
 
 /**
  * `<meta name|property>` values (lowercased, `_` `:` `.` read as `-`) that stamp the build, not the
