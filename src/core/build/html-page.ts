@@ -129,18 +129,7 @@ function isBuildMetaName(name: string): boolean {
  * stamps (`ng-version`, React's `data-reactroot`, `data-reactid`); `data-build*` and `data-generated*`.
  */
 function isNoiseAttribute(name: string): boolean {
-  if (NOISE_ATTRIBUTES.has(name)) return true;
-  const c = name.charCodeAt(0);
-  if (c === 0x64 /* d */) {
-    return (
-      name.startsWith('data-build') ||
-      name.startsWith('data-generated') ||
-      name.startsWith('data-astro-cid-') ||
-      VUE_SCOPE_ATTRIBUTE.test(name)
-    );
-  }
-  if (c === 0x5f /* _ */) return name.startsWith('_ngcontent-') || name.startsWith('_nghost-');
-  return false;
+  return NOISE_ATTRIBUTES.has(name) || NOISE_ATTRIBUTE_PREFIX.test(name);
 }
 
 const NOISE_ATTRIBUTES = new Set([
@@ -148,8 +137,8 @@ const NOISE_ATTRIBUTES = new Set([
   'data-svelte-h',
 ]);
 
-/** Vue's scoped-style marker, `data-v-` and a hex hash (names are lowercased). */
-const VUE_SCOPE_ATTRIBUTE = /^data-v-[0-9a-f]+$/;
+/** The prefixes, and Vue's scoped-style marker: `data-v-` and a hex hash (names are lowercased). */
+const NOISE_ATTRIBUTE_PREFIX = /^(?:data-build|data-generated|data-astro-cid-|_ngcontent-|_nghost-|data-v-[0-9a-f]+$)/;
 
 /** How an element's src/href/srcset enter the content. */
 const enum AssetUrls {
