@@ -685,14 +685,14 @@ export const HTML_PRESCAN_BYTES = 1024;
  * The encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts: a BOM; else the first
  * usable `<meta charset>` or `http-equiv="Content-Type"` in the first `prescanBytes` bytes (the HTML
  * standard's prescan, §13.2.3.2; a longer reach finds a declaration the parser meets later, §13.2.6.4.4);
- * else UTF-8, what site generators write. ISO-8859-1 labels give `windows-1252`, as in browsers (Node
+ * else `fallback` (UTF-8: what site generators write). ISO-8859-1 labels give `windows-1252`, as in browsers (Node
  * 20.18.3+ decodes its bytes 80–9F wrongly through `TextDecoder` without options: see read/sniff.ts).
  */
-export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES): string {
+export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES, fallback = 'utf-8'): string {
   // The XML reader's BOM rule on three bytes: a fourth would take FF FE 00 00 for UTF-32, which HTML reads as UTF-16LE.
   const head = sniffEncoding(bytes.subarray(0, 3));
   if (head.source === 'bom') return head.encoding;
-  return new EncodingPrescan(bytes, Math.min(prescanBytes, bytes.length)).encoding ?? 'utf-8';
+  return new EncodingPrescan(bytes, Math.min(prescanBytes, bytes.length)).encoding ?? fallback;
 }
 
 const SINGLE_BYTE = new TextDecoder('latin1');

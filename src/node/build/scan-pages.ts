@@ -108,9 +108,10 @@ function scanFile(target: ScanTarget, images: boolean): PageScan {
   const encoding = sniffHtmlEncoding(bytes);
   let html = decodeText(bytes, encoding);
   // Bytes that are not what the first 1,024 declare: a declaration further on is the one a browser's
-  // parser meets and changes the encoding to (HTML standard §13.2.6.4.4, "change the encoding").
+  // parser meets and changes the encoding to (HTML standard §13.2.6.4.4, "change the encoding"); with
+  // none, windows-1252, the default of most locales (§13.2.3.2): UTF-8 reads every bad byte as one U+FFFD.
   if (html.includes('\uFFFD')) {
-    const declared = sniffHtmlEncoding(bytes, bytes.length);
+    const declared = sniffHtmlEncoding(bytes, bytes.length, 'windows-1252');
     if (declared !== encoding) html = decodeText(bytes, declared);
   }
   const { content, ...facts } = scanHtmlPage(html, target.url, { images });
