@@ -217,15 +217,7 @@ function maskHashedPiece(piece: string): string {
 }
 
 function maskHashedPath(path: string): string {
-  const segments = path.split('/');
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as string;
-    if (segment.length < 8) continue;
-    const pieces = segment.split('.');
-    for (let j = 0; j < pieces.length; j++) pieces[j] = maskHashedPiece(pieces[j] as string);
-    segments[i] = pieces.join('.');
-  }
-  return segments.join('/');
+  return path.split('/').map((segment) => (segment.length < 8 ? segment : segment.split('.').map(maskHashedPiece).join('.'))).join('/');
 }
 
 /** An asset URL without query and fragment, optionally with its content hashes masked. */
