@@ -222,10 +222,7 @@ function maskHashedPath(path: string): string {
 
 /** An asset URL without query and fragment, optionally with its content hashes masked. */
 function normalizeAssetUrl(url: string, urls: AssetUrls): string {
-  let end = url.indexOf('?');
-  const hash = url.indexOf('#');
-  if (end === -1 || (hash !== -1 && hash < end)) end = hash;
-  const path = end === -1 ? url : url.slice(0, end);
+  const path = url.split(/[?#]/, 1)[0] as string;
   return urls === AssetUrls.DropQueryAndHashes ? maskHashedPath(path) : path;
 }
 
