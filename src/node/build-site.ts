@@ -248,7 +248,6 @@ async function startBuild(options: BuildSiteOptions) {
   return {
     options,
     started,
-    now,
     nowText,
     // Never after the build: a wrong clock or a copied future mtime would write a distrusted lastmod (lastmod/future).
     dated: (ms: number): string => (ms > now.getTime() ? nowText : formatSitemapDate(Math.floor(ms / 1000) * 1000)),

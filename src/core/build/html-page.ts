@@ -100,10 +100,11 @@ const HEAD_TEXT_CONTAINERS = new Set(['title', 'noframes']);
 const ROBOTS_META_NAMES = new Set(['robots', 'googlebot', 'bingbot']);
 
 /**
- * `noindex` or `none` after a comma, a space or any crawler's name (`googlebot: noindex`): a false positive
- * only leaves a page out. developers.google.com/search/docs/crawling-indexing/robots-meta-tag
+ * `noindex` or `none` after a comma, a space or any crawler's name (`googlebot: noindex`), but not the
+ * `none` of `max-image-preview: none`: a false positive only leaves a page out.
+ * developers.google.com/search/docs/crawling-indexing/robots-meta-tag
  */
-const NOINDEX_RE = /(?:^|[\s,:])(?:noindex|none)(?=$|[\s,;])/i;
+const NOINDEX_RE = /(?:^|[\s,:])(?<!max-image-preview\s*:\s*)(?:noindex|none)(?=$|[\s,;])/i;
 
 /**
  * `<meta name|property>` values (lowercased, `_` `:` `.` read as `-`) that stamp the build, not the
@@ -128,18 +129,7 @@ function isBuildMetaName(name: string): boolean {
  * stamps (`ng-version`, React's `data-reactroot`, `data-reactid`); `data-build*` and `data-generated*`.
  */
 function isNoiseAttribute(name: string): boolean {
-  if (NOISE_ATTRIBUTES.has(name)) return true;
-  const c = name.charCodeAt(0);
-  if (c === 0x64 /* d */) {
-    return (
-      name.startsWith('data-build') ||
-      name.startsWith('data-generated') ||
-      name.startsWith('data-astro-cid-') ||
-      VUE_SCOPE_ATTRIBUTE.test(name)
-    );
-  }
-  if (c === 0x5f /* _ */) return name.startsWith('_ngcontent-') || name.startsWith('_nghost-');
-  return false;
+  return NOISE_ATTRIBUTES.has(name) || NOISE_ATTRIBUTE_PREFIX.test(name);
 }
 
 const NOISE_ATTRIBUTES = new Set([
@@ -147,8 +137,8 @@ const NOISE_ATTRIBUTES = new Set([
   'data-svelte-h',
 ]);
 
-/** Vue's scoped-style marker, `data-v-` and a hex hash (names are lowercased). */
-const VUE_SCOPE_ATTRIBUTE = /^data-v-[0-9a-f]+$/;
+/** The prefixes, and Vue's scoped-style marker: `data-v-` and a hex hash (names are lowercased). */
+const NOISE_ATTRIBUTE_PREFIX = /^(?:data-build|data-generated|data-astro-cid-|_ngcontent-|_nghost-|data-v-[0-9a-f]+$)/;
 
 /** How an element's src/href/srcset enter the content. */
 const enum AssetUrls {
@@ -227,23 +217,12 @@ function maskHashedPiece(piece: string): string {
 }
 
 function maskHashedPath(path: string): string {
-  const segments = path.split('/');
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as string;
-    if (segment.length < 8) continue;
-    const pieces = segment.split('.');
-    for (let j = 0; j < pieces.length; j++) pieces[j] = maskHashedPiece(pieces[j] as string);
-    segments[i] = pieces.join('.');
-  }
-  return segments.join('/');
+  return path.split('/').map((segment) => (segment.length < 8 ? segment : segment.split('.').map(maskHashedPiece).join('.'))).join('/');
 }
 
 /** An asset URL without query and fragment, optionally with its content hashes masked. */
 function normalizeAssetUrl(url: string, urls: AssetUrls): string {
-  let end = url.indexOf('?');
-  const hash = url.indexOf('#');
-  if (end === -1 || (hash !== -1 && hash < end)) end = hash;
-  const path = end === -1 ? url : url.slice(0, end);
+  const path = url.split(/[?#]/, 1)[0] as string;
   return urls === AssetUrls.DropQueryAndHashes ? maskHashedPath(path) : path;
 }
 
@@ -695,14 +674,14 @@ export const HTML_PRESCAN_BYTES = 1024;
  * The encoding of an HTML page's bytes, as a WHATWG name `TextDecoder` accepts: a BOM; else the first
  * usable `<meta charset>` or `http-equiv="Content-Type"` in the first `prescanBytes` bytes (the HTML
  * standard's prescan, §13.2.3.2; a longer reach finds a declaration the parser meets later, §13.2.6.4.4);
- * else UTF-8, what site generators write. ISO-8859-1 labels give `windows-1252`, as in browsers (Node
+ * else `fallback` (UTF-8: what site generators write). ISO-8859-1 labels give `windows-1252`, as in browsers (Node
  * 20.18.3+ decodes its bytes 80–9F wrongly through `TextDecoder` without options: see read/sniff.ts).
  */
-export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES): string {
+export function sniffHtmlEncoding(bytes: Uint8Array, prescanBytes = HTML_PRESCAN_BYTES, fallback = 'utf-8'): string {
   // The XML reader's BOM rule on three bytes: a fourth would take FF FE 00 00 for UTF-32, which HTML reads as UTF-16LE.
   const head = sniffEncoding(bytes.subarray(0, 3));
   if (head.source === 'bom') return head.encoding;
-  return new EncodingPrescan(bytes, Math.min(prescanBytes, bytes.length)).encoding ?? 'utf-8';
+  return new EncodingPrescan(bytes, Math.min(prescanBytes, bytes.length)).encoding ?? fallback;
 }
 
 const SINGLE_BYTE = new TextDecoder('latin1');

@@ -106,23 +106,15 @@ function scanFile(target: ScanTarget, images: boolean): PageScan {
     return { error: `cannot read ${target.path}: ${ioErrorReason(error)}` };
   }
   const encoding = sniffHtmlEncoding(bytes);
-  let html = decodePage(bytes, encoding);
+  let html = decodeText(bytes, encoding);
   // Bytes that are not what the first 1,024 declare: a declaration further on is the one a browser's
-  // parser meets and changes the encoding to (HTML standard §13.2.6.4.4, "change the encoding").
+  // parser meets and changes the encoding to (HTML standard §13.2.6.4.4, "change the encoding"); with
+  // none, windows-1252, the default of most locales (§13.2.3.2): UTF-8 reads every bad byte as one U+FFFD.
   if (html.includes('\uFFFD')) {
-    const declared = sniffHtmlEncoding(bytes, bytes.length);
-    if (declared !== encoding) html = decodePage(bytes, declared);
+    const declared = sniffHtmlEncoding(bytes, bytes.length, 'windows-1252');
+    if (declared !== encoding) html = decodeText(bytes, declared);
   }
   const { content, ...facts } = scanHtmlPage(html, target.url, { images });
   // 128 bits of SHA-256: collisions are out of reach at any site size.
   return { facts, hash: createHash('sha256').update(content).digest('base64url').slice(0, 22) };
-}
-
-function decodePage(bytes: Uint8Array, encoding: string): string {
-  try {
-    return decodeText(bytes, encoding);
-  } catch {
-    // A label this Node's TextDecoder does not know: UTF-8, as the HTML standard falls back to.
-    return decodeText(bytes, 'utf-8');
-  }
 }

@@ -118,6 +118,10 @@ describe('scanHtmlPage: noindex', () => {
     ['<meta name="robots" content="nofollow">', false],
     ['<meta name="robots" content="noimageindex, nosnippet">', false],
     ['<meta name="robots" content="max-image-preview:none-ish">', false],
+    // `none` is a value of max-image-preview there (developers.google.com/search/docs/crawling-indexing/robots-meta-tag).
+    ['<meta name="robots" content="max-image-preview:none">', false],
+    ['<meta name="robots" content="index, follow, max-image-preview : none">', false],
+    ['<meta http-equiv="X-Robots-Tag" content="googlebot: max-image-preview:none, noindex">', true],
     ['<meta name="googlebot-news" content="noindex">', false],
     ['<meta name="otherbot" content="noindex">', false],
     ['<meta name="description" content="We never use noindex here">', false],
