@@ -353,12 +353,10 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
     const firstLine = held.split('\n').find((line) => line.trim() !== '') ?? '';
     const format = sniffInputFormat(firstLine, locName);
     onFormat?.(format);
-    const chosen = makeSink(format);
-    const text = held;
+    sink = makeSink(format);
+    if (held.length > 0) sink.push(held);
     held = '';
-    sink = chosen;
-    if (text.length > 0) chosen.push(text);
-    return chosen;
+    return sink;
   };
   return {
     push(text) {
