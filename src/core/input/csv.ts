@@ -263,15 +263,12 @@ export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 export type ColumnMapping = Partial<Record<KnownColumn, string>>;
 
 /** Header names of the known columns (as `aliasKey` gives them): the element names, and crawler exports' names. */
-const COLUMN_ALIASES: ReadonlyMap<string, KnownColumn> = new Map([
-  ['loc', 'loc'],
+const COLUMN_ALIASES: ReadonlyMap<string, KnownColumn> = new Map<string, KnownColumn>([
+  ...KNOWN_COLUMNS.map((column) => [column, column] as const),
   ['url', 'loc'],
   ['address', 'loc'],
-  ['lastmod', 'lastmod'],
   ['lastmodified', 'lastmod'],
-  ['changefreq', 'changefreq'],
   ['changefrequency', 'changefreq'],
-  ['priority', 'priority'],
 ]);
 
 /** A name as compared loosely (header aliases, JSON field suggestions): lower case, without spaces, `-` and `_`. */
