@@ -189,23 +189,12 @@ export function explainIndexNowStatus(status: number, payload?: IndexNowPayload)
       'if it persists, submit less often and only URLs that changed',
     ],
   };
-  const answer = defined[status];
-  if (answer !== undefined) {
-    const [code, message, hint] = answer;
-    return { accepted: status === 200 || status === 202, retry: status === 429, code, message, ...(hint !== undefined ? { hint } : {}) };
-  }
-  if (status >= 500 && status <= 599) {
-    return { accepted: false, retry: true, code: 'indexnow/server-error', message: `${status}: the endpoint failed (a server error)` };
-  }
-  if (status >= 300 && status <= 399) {
+  const server = status >= 500 && status <= 599;
+  const [code, message, hint] = defined[status] ?? (
+    server ? ['indexnow/server-error', `${status}: the endpoint failed (a server error)`]
     // Not followed: a redirected POST may turn into a GET without its body (RFC 9110 §15.4).
-    return {
-      accepted: false,
-      retry: false,
-      code: 'indexnow/unexpected-status',
-      message: `${status}: the endpoint redirects; the submission was not followed there`,
-      hint: 'give the final submission URL with --endpoint',
-    };
-  }
-  return { accepted: false, retry: false, code: 'indexnow/unexpected-status', message: `${status}: a status the IndexNow protocol does not define; the URLs were not accepted` };
+    : status >= 300 && status <= 399 ? ['indexnow/unexpected-status', `${status}: the endpoint redirects; the submission was not followed there`, 'give the final submission URL with --endpoint']
+    : ['indexnow/unexpected-status', `${status}: a status the IndexNow protocol does not define; the URLs were not accepted`]
+  );
+  return { accepted: status === 200 || status === 202, retry: status === 429 || server, code, message, ...(hint !== undefined ? { hint } : {}) };
 }
