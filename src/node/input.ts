@@ -270,9 +270,7 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
 function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, options: ReadInputOptions): Sink {
   return tableSink('TSV', file, out, options, (record) =>
     new LineSplitter(
-      (line, number) => {
-        record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD'));
-      },
+      (line, number) => record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD')),
       overlongLine(file, out),
     ),
   );

@@ -204,7 +204,10 @@ export class CsvParser {
       }
       this.endLine(c);
     } else {
-      this.fail(problem, this.line);
+      // Malformed: the rest of the record is skipped, up to the next line end.
+      this.nextRecord();
+      this.state = State.Skip;
+      this.handlers.onError(problem, this.line);
     }
   }
 
@@ -235,12 +238,6 @@ export class CsvParser {
     this.state = State.FieldStart;
     this.held = 0;
     this.overlong = false;
-  }
-
-  private fail(message: string, line: number): void {
-    this.nextRecord();
-    this.state = State.Skip;
-    this.handlers.onError(message, line);
   }
 }
 
