@@ -297,8 +297,8 @@ export function unusableUrl(url: string): { why: string; hint: string } | undefi
   const port = /:([0-9]+)$/.exec(authority)?.[1];
   if (port !== undefined && Number(port) > 65_535) return { why: `its port ${port} is past 65535`, hint: 'a port is a number from 0 to 65535' };
   const host = authority.slice(authority.lastIndexOf('@') + 1).replace(/:[0-9]*$/, '');
-  // WHATWG URL: a host whose last label (a final dot aside) starts with a digit is parsed as an IPv4 address.
-  if (/(?:^|\.)[0-9][^.]*\.?$/.test(host)) {
+  // WHATWG URL: a host whose last label (a final dot aside) is a number (digits, or 0x and hex) is parsed as an IPv4 address.
+  if (/(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)\.?$/i.test(host)) {
     return { why: `its host ${quoteValue(host)} ends in a number, so it is read as an IPv4 address, and it is not one`, hint: 'an IPv4 address is four numbers from 0 to 255; a host name cannot end in a number' };
   }
   return { why: `URL parsers refuse its host ${quoteValue(host)}`, hint: 'write the host as registered: an xn-- label must be valid punycode (IDNA), and a host holds no space or escape of a character a host cannot have' };
