@@ -258,17 +258,15 @@ function convert(input: DateInput, field: string): string {
     if (!Number.isInteger(t)) {
       fail(field, input, String(input), 'is not a valid epoch time', Number.isFinite(t) ? 'milliseconds must be an integer' : 'it is not a finite number', EXPECTED_INPUT);
     }
-    if (t < MIN_EPOCH_MS || t >= END_EPOCH_MS) {
-      fail(field, input, String(input), 'is out of range', 'the year must be 0001–9999 (epoch milliseconds -62135596800000 to 253402300799999)', EXPECTED_INPUT);
-    }
   } else if (input instanceof Date || Object.prototype.toString.call(input) === '[object Date]') {
     t = Date.prototype.getTime.call(input);
     if (t !== t) fail(field, input, '"Invalid Date"', 'is not a valid Date', 'its time value is NaN', EXPECTED_INPUT);
-    if (t < MIN_EPOCH_MS || t >= END_EPOCH_MS) {
-      fail(field, input, new Date(t).toISOString(), 'is out of range', 'the year must be 0001–9999', EXPECTED_INPUT);
-    }
   } else {
     fail(field, input, shortened(valueText(input), 120), 'is not a date', `got ${input === null ? 'null' : typeof input}`, EXPECTED_INPUT);
+  }
+  if (t < MIN_EPOCH_MS || t >= END_EPOCH_MS) {
+    const epoch = typeof input === 'number' ? ' (epoch milliseconds -62135596800000 to 253402300799999)' : '';
+    fail(field, input, epoch === '' ? new Date(t).toISOString() : String(input), 'is out of range', `the year must be 0001–9999${epoch}`, EXPECTED_INPUT);
   }
   pEpochMs = t;
   return formatEpoch(t);

@@ -111,8 +111,7 @@ export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloa
   // "A request with the key can contain only pages located in the same directory as the key" (Yandex's
   // key page; indexnow.org/documentation: a key file in a folder submits only the URLs under it).
   const keyFolder = keyUrl?.pathname.slice(0, keyUrl.pathname.lastIndexOf('/') + 1);
-  let outside = 0;
-  let firstOutside: string | undefined;
+  const outside: string[] = [];
 
   const byHost = new Map<string, string[]>();
   const seen = new Set<string>();
@@ -121,10 +120,7 @@ export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloa
     seen.add(url);
     const parsed = httpUrl(url, 'the URL');
     const host = parsed.host;
-    if (host === keyUrl?.host && !parsed.pathname.startsWith(keyFolder as string)) {
-      outside++;
-      firstOutside ??= url;
-    }
+    if (host === keyUrl?.host && !parsed.pathname.startsWith(keyFolder as string)) outside.push(url);
     const list = byHost.get(host);
     if (list === undefined) byHost.set(host, [url]);
     else list.push(url);
@@ -135,11 +131,11 @@ export function indexNowPayloads(urls: Iterable<string>, options: IndexNowPayloa
       `the key file ${keyLocation} (keyLocation) is on ${keyUrl.host}, and no URL is (e.g. ${seen.values().next().value}): it would go unused, since a key file proves ownership of its own host only; put it on the URLs' host`,
     );
   }
-  if (keyUrl !== undefined && outside > 0) {
+  if (keyUrl !== undefined && outside.length > 0) {
     const total = (byHost.get(keyUrl.host) as string[]).length;
     throw new SitemapError(
       'ERR_SITEMAP_OPTION',
-      `${outside} of the ${total} URLs on ${keyUrl.host} are outside ${keyFolder}, the folder of the key file ${keyLocation} (keyLocation), e.g. ${firstOutside}: a key file authorises only the URLs under its folder; put it at the root of the host (${keyUrl.protocol}//${keyUrl.host}/${key}.txt) or in a folder above them all`,
+      `${outside.length} of the ${total} URLs on ${keyUrl.host} are outside ${keyFolder}, the folder of the key file ${keyLocation} (keyLocation), e.g. ${outside[0]}: a key file authorises only the URLs under its folder; put it at the root of the host (${keyUrl.protocol}//${keyUrl.host}/${key}.txt) or in a folder above them all`,
     );
   }
 
@@ -193,23 +189,12 @@ export function explainIndexNowStatus(status: number, payload?: IndexNowPayload)
       'if it persists, submit less often and only URLs that changed',
     ],
   };
-  const answer = defined[status];
-  if (answer !== undefined) {
-    const [code, message, hint] = answer;
-    return { accepted: status === 200 || status === 202, retry: status === 429, code, message, ...(hint !== undefined ? { hint } : {}) };
-  }
-  if (status >= 500 && status <= 599) {
-    return { accepted: false, retry: true, code: 'indexnow/server-error', message: `${status}: the endpoint failed (a server error)` };
-  }
-  if (status >= 300 && status <= 399) {
+  const server = status >= 500 && status <= 599;
+  const [code, message, hint] = defined[status] ?? (
+    server ? ['indexnow/server-error', `${status}: the endpoint failed (a server error)`]
     // Not followed: a redirected POST may turn into a GET without its body (RFC 9110 §15.4).
-    return {
-      accepted: false,
-      retry: false,
-      code: 'indexnow/unexpected-status',
-      message: `${status}: the endpoint redirects; the submission was not followed there`,
-      hint: 'give the final submission URL with --endpoint',
-    };
-  }
-  return { accepted: false, retry: false, code: 'indexnow/unexpected-status', message: `${status}: a status the IndexNow protocol does not define; the URLs were not accepted` };
+    : status >= 300 && status <= 399 ? ['indexnow/unexpected-status', `${status}: the endpoint redirects; the submission was not followed there`, 'give the final submission URL with --endpoint']
+    : ['indexnow/unexpected-status', `${status}: a status the IndexNow protocol does not define; the URLs were not accepted`]
+  );
+  return { accepted: status === 200 || status === 202, retry: status === 429 || server, code, message, ...(hint !== undefined ? { hint } : {}) };
 }

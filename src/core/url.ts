@@ -297,8 +297,8 @@ export function unusableUrl(url: string): { why: string; hint: string } | undefi
   const port = /:([0-9]+)$/.exec(authority)?.[1];
   if (port !== undefined && Number(port) > 65_535) return { why: `its port ${port} is past 65535`, hint: 'a port is a number from 0 to 65535' };
   const host = authority.slice(authority.lastIndexOf('@') + 1).replace(/:[0-9]*$/, '');
-  // WHATWG URL: a host whose last label (a final dot aside) starts with a digit is parsed as an IPv4 address.
-  if (/(?:^|\.)[0-9][^.]*\.?$/.test(host)) {
+  // WHATWG URL: a host whose last label (a final dot aside) is a number (digits, or 0x and hex) is parsed as an IPv4 address.
+  if (/(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)\.?$/i.test(host)) {
     return { why: `its host ${quoteValue(host)} ends in a number, so it is read as an IPv4 address, and it is not one`, hint: 'an IPv4 address is four numbers from 0 to 255; a host name cannot end in a number' };
   }
   return { why: `URL parsers refuse its host ${quoteValue(host)}`, hint: 'write the host as registered: an xn-- label must be valid punycode (IDNA), and a host holds no space or escape of a character a host cannot have' };
@@ -315,6 +315,10 @@ export { fastPath as _fastPath };
 // A normalised http(s) URL: scheme, host (reg-name or IP literal), port, path.
 const NORMALISED_RE = /^(https?):\/\/(\[[^\]/?#]*\]|[^:/?#]*)(?::(\d*))?(\/[^?#]*)?/;
 
+function partsOf(m: RegExpExecArray): { scheme: string; host: string; port: string; path: string } {
+  return { scheme: m[1] as string, host: m[2] as string, port: m[3] ?? '', path: m[4] ?? '/' };
+}
+
 /**
  * The scope of a sitemap located at `baseUrl` (sitemaps.org, "Sitemap file location": same scheme, host
  * and port, under the same directory). Throws {@link InvalidValueError} `base-url/invalid` if `baseUrl`
@@ -322,11 +326,7 @@ const NORMALISED_RE = /^(https?):\/\/(\[[^\]/?#]*\]|[^:/?#]*)(?::(\d*))?(\/[^?#]
  */
 export function scopeOf(baseUrl: string): UrlScope {
   const href = normalizeBase(baseUrl);
-  const m = NORMALISED_RE.exec(href) as RegExpExecArray; // a normalised http(s) URL always matches
-  const path = m[4] ?? '/';
-  const scheme = m[1] as string;
-  const host = m[2] as string;
-  const port = m[3] ?? '';
+  const { scheme, host, port, path } = partsOf(NORMALISED_RE.exec(href) as RegExpExecArray); // a normalised http(s) URL always matches
   const pathPrefix = path.slice(0, path.lastIndexOf('/') + 1);
   return { scheme, host, port, pathPrefix, href, prefix: `${scheme}://${host}${port === '' ? '' : `:${port}`}${pathPrefix}` };
 }
@@ -340,10 +340,7 @@ export function scopeViolation(url: string, scope: UrlScope): string | undefined
   if (url.startsWith(scope.prefix)) return undefined;
   const m = NORMALISED_RE.exec(url);
   if (m === null) return `${quoteValue(url)} is not an absolute http(s) URL`;
-  const scheme = m[1] as string;
-  const host = m[2] as string;
-  const port = m[3] ?? '';
-  const path = m[4] ?? '/';
+  const { scheme, host, port, path } = partsOf(m);
   if (scheme !== scope.scheme) return `scheme ${quoteValue(scheme)} differs from the base URL's ${quoteValue(scope.scheme)}`;
   if (host !== scope.host) return `host ${quoteValue(host)} differs from the base URL's ${quoteValue(scope.host)}`;
   if (port !== scope.port) return `port ${port || '(default)'} differs from the base URL's ${scope.port || '(default)'}`;

@@ -189,10 +189,16 @@ const FORMAT_OPTION: Readonly<Record<Exclude<InputFormat, 'text'>, string>> = {
   jsonl: 'JSON Lines: use --input-format jsonl',
 };
 
-/** A record of a CSV, TSV or JSON Lines input: its entry, or why its loc cannot be written (as for a text line). */
-function pageRecord(entry: UrlEntry, code: InputErrorCode, file: string, line: number): InputRecord {
-  const problem = locProblem(entry.loc);
-  return problem === undefined ? { entry, file, line } : { error: problem, code, file, line };
+/** A record of a CSV, TSV or JSON Lines input: the entry `read` makes, or why it makes none or its loc cannot be written (as for a text line). */
+function pageRecord(read: () => UrlEntry, code: InputErrorCode, file: string, line: number): InputRecord {
+  try {
+    const entry = read();
+    const problem = locProblem(entry.loc);
+    return problem === undefined ? { entry, file, line } : { error: problem, code, file, line };
+  } catch (error) {
+    if (!(error instanceof SitemapError)) throw error;
+    return { error: error.message, code, file, line };
+  }
 }
 
 /** What a line longer than MAX_LINE becomes: a record that says it was skipped. */
@@ -254,12 +260,7 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
         return;
       }
       lineNumber = number;
-      try {
-        out().push(pageRecord(parseJsonLine(line, onUnknownField), 'input/jsonl', file, number));
-      } catch (error) {
-        if (!(error instanceof SitemapError)) throw error;
-        out().push({ error: error.message, code: 'input/jsonl', file, line: number });
-      }
+      out().push(pageRecord(() => parseJsonLine(line, onUnknownField), 'input/jsonl', file, number));
     },
     overlongLine(file, out),
     false,
@@ -269,9 +270,7 @@ function jsonlSink(file: string, out: () => InputRecord[], suspect: () => boolea
 function tsvSink(file: string, out: () => InputRecord[], suspect: () => boolean, options: ReadInputOptions): Sink {
   return tableSink('TSV', file, out, options, (record) =>
     new LineSplitter(
-      (line, number) => {
-        record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD'));
-      },
+      (line, number) => record(splitTsvLine(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line), number, suspect() && line.includes('\uFFFD')),
       overlongLine(file, out),
     ),
   );
@@ -317,12 +316,7 @@ function tableSink(kind: 'CSV' | 'TSV', file: string, out: () => InputRecord[], 
       out().push({ error: 'invalid UTF-8 (or U+FFFD) in the record; it was skipped', code: 'input/encoding', file, line });
       return;
     }
-    try {
-      out().push(pageRecord(csvRecordToEntry(fields, columns, kind), 'input/csv', file, line));
-    } catch (error) {
-      if (!(error instanceof SitemapError)) throw error;
-      out().push({ error: error.message, code: 'input/csv', file, line });
-    }
+    out().push(pageRecord(() => csvRecordToEntry(fields, columns as CsvColumns, kind), 'input/csv', file, line));
   });
   return {
     push: (text) => records.push(text),
@@ -357,12 +351,10 @@ function sniffingSink(makeSink: (format: InputFormat) => Sink, locName: string |
     const firstLine = held.split('\n').find((line) => line.trim() !== '') ?? '';
     const format = sniffInputFormat(firstLine, locName);
     onFormat?.(format);
-    const chosen = makeSink(format);
-    const text = held;
+    sink = makeSink(format);
+    if (held.length > 0) sink.push(held);
     held = '';
-    sink = chosen;
-    if (text.length > 0) chosen.push(text);
-    return chosen;
+    return sink;
   };
   return {
     push(text) {

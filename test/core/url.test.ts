@@ -407,6 +407,9 @@ describe('unusableUrl', () => {
     }
     assert.match(unusableUrl('http://256.1.1.1/')?.why ?? '', /"256\.1\.1\.1" ends in a number/);
     assert.match(unusableUrl('http://xn--zz/')?.why ?? '', /refuse its host "xn--zz"/);
+    // A last label that starts with a digit and is no number (WHATWG's "ends in a number": digits, or 0x and hex) is a name: the host fails for another reason.
+    for (const host of ['a%20b.1a', 'ex%zz.9x', 'a b.2b.']) assert.match(unusableUrl(`http://${host}/`)?.why ?? '', /^URL parsers refuse its host/, host);
+    for (const host of ['example.0x', 'a.0X1f', 'a.08.']) assert.match(unusableUrl(`http://${host}/`)?.why ?? '', /ends in a number/, host);
     // Nothing but an absolute http(s) URL is usable.
     for (const url of ['/a.jpg', 'a.jpg', '//e.com/a.jpg', 'ftp://e.com/a.jpg', 'data:image/png;base64,AAAA']) assert.equal(unusableUrl(url)?.why, 'it is not an absolute http(s) URL', url);
   });

@@ -204,7 +204,10 @@ export class CsvParser {
       }
       this.endLine(c);
     } else {
-      this.fail(problem, this.line);
+      // Malformed: the rest of the record is skipped, up to the next line end.
+      this.nextRecord();
+      this.state = State.Skip;
+      this.handlers.onError(problem, this.line);
     }
   }
 
@@ -236,12 +239,6 @@ export class CsvParser {
     this.held = 0;
     this.overlong = false;
   }
-
-  private fail(message: string, line: number): void {
-    this.nextRecord();
-    this.state = State.Skip;
-    this.handlers.onError(message, line);
-  }
 }
 
 /** The known columns of a CSV input, as indexes into a record. */
@@ -263,15 +260,12 @@ export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 export type ColumnMapping = Partial<Record<KnownColumn, string>>;
 
 /** Header names of the known columns (as `aliasKey` gives them): the element names, and crawler exports' names. */
-const COLUMN_ALIASES: ReadonlyMap<string, KnownColumn> = new Map([
-  ['loc', 'loc'],
+const COLUMN_ALIASES: ReadonlyMap<string, KnownColumn> = new Map<string, KnownColumn>([
+  ...KNOWN_COLUMNS.map((column) => [column, column] as const),
   ['url', 'loc'],
   ['address', 'loc'],
-  ['lastmod', 'lastmod'],
   ['lastmodified', 'lastmod'],
-  ['changefreq', 'changefreq'],
   ['changefrequency', 'changefreq'],
-  ['priority', 'priority'],
 ]);
 
 /** A name as compared loosely (header aliases, JSON field suggestions): lower case, without spaces, `-` and `_`. */

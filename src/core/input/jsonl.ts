@@ -62,12 +62,13 @@ function typeName(value: unknown): string {
   return type === 'string' || type === 'number' || type === 'boolean' ? `a ${type}` : 'an object';
 }
 
-const EXPECTED: Record<Shape['kind'], string> = {
-  string: 'a string',
-  number: 'a number',
-  stringOrNumber: 'a string or a number',
-  array: 'an array',
-  object: 'an object',
+/** Each shape's JSON type: what a message calls it, and whether a value has it (items and fields are checked apart). */
+const JSON_TYPES: Readonly<Record<Shape['kind'], [what: string, is: (value: unknown) => boolean]>> = {
+  string: ['a string', (value) => typeof value === 'string'],
+  number: ['a number', (value) => typeof value === 'number'],
+  stringOrNumber: ['a string or a number', (value) => typeof value === 'string' || typeof value === 'number'],
+  array: ['an array', Array.isArray],
+  object: ['an object', (value) => typeof value === 'object' && value !== null && !Array.isArray(value)],
 };
 
 /**
@@ -102,31 +103,14 @@ function checkObject(value: Record<string, unknown>, shape: Shape & { kind: 'obj
 }
 
 function check(value: unknown, shape: Shape, path: string, onUnknown: UnknownFieldHandler | undefined): void {
-  let ok: boolean;
-  switch (shape.kind) {
-    case 'string':
-      ok = typeof value === 'string';
-      break;
-    case 'number':
-      ok = typeof value === 'number';
-      break;
-    case 'stringOrNumber':
-      ok = typeof value === 'string' || typeof value === 'number';
-      // JSON often carries epoch seconds (or 20240101): as milliseconds, a 1970 date nobody meant.
-      if (shape.date === true && typeof value === 'number' && value < EARLIEST_EPOCH_MS) {
-        fail(`field "${path}" is ${value}, as epoch milliseconds a date before 1973: write a W3C Datetime string ("2024-01-01") or epoch milliseconds (seconds × 1000)`);
-      }
-      break;
-    case 'array':
-      ok = Array.isArray(value);
-      if (ok) (value as unknown[]).forEach((item, i) => check(item, shape.of, `${path}[${i}]`, onUnknown));
-      break;
-    case 'object':
-      ok = typeof value === 'object' && value !== null && !Array.isArray(value);
-      if (ok) checkObject(value as Record<string, unknown>, shape, path, onUnknown);
-      break;
+  const [what, is] = JSON_TYPES[shape.kind];
+  if (!is(value)) fail(`field "${path}" must be ${what}, got ${typeName(value)}`);
+  if (shape.kind === 'array') (value as unknown[]).forEach((item, i) => check(item, shape.of, `${path}[${i}]`, onUnknown));
+  else if (shape.kind === 'object') checkObject(value as Record<string, unknown>, shape, path, onUnknown);
+  else if (shape.kind === 'stringOrNumber' && shape.date === true && typeof value === 'number' && value < EARLIEST_EPOCH_MS) {
+    // JSON often carries epoch seconds (or 20240101): as milliseconds, a 1970 date nobody meant.
+    fail(`field "${path}" is ${value}, as epoch milliseconds a date before 1973: write a W3C Datetime string ("2024-01-01") or epoch milliseconds (seconds × 1000)`);
   }
-  if (!ok) fail(`field "${path}" must be ${EXPECTED[shape.kind]}, got ${typeName(value)}`);
 }
 
 /**

@@ -32,10 +32,6 @@ function parseIpv4Number(text: string): number {
   return value;
 }
 
-function ipv4Bytes(value: number): Uint8Array {
-  return Uint8Array.of(value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255);
-}
-
 const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
 
 /** The 16-bit groups of some `:`-separated parts of an IPv6 text; `endsAddress`: the last may be a dotted quad. */
@@ -80,15 +76,10 @@ export function parseIpAddress(text: string, allowZone = true): IpAddress | unde
     }
     const groups = parseIpv6Groups(address);
     if (groups === undefined) return undefined;
-    const bytes = new Uint8Array(16);
-    groups.forEach((g, i) => {
-      bytes[2 * i] = g >> 8;
-      bytes[2 * i + 1] = g & 255;
-    });
-    return { version: 6, bytes };
+    return { version: 6, bytes: Uint8Array.from(groups.flatMap((g) => [g >> 8, g & 255])) };
   }
   const v4 = parseIpv4Number(text);
-  return v4 < 0 ? undefined : { version: 4, bytes: ipv4Bytes(v4) };
+  return v4 < 0 ? undefined : { version: 4, bytes: Uint8Array.of(v4 >>> 24, (v4 >>> 16) & 255, (v4 >>> 8) & 255, v4 & 255) };
 }
 
 type Range = [network: Uint8Array, prefixLength: number, kind: AddressKind];

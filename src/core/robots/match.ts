@@ -115,10 +115,20 @@ function pathAndQuery(url: string): { path: string; pathAndQuery: string } {
   if (parsed === undefined || !parsed.pathname.startsWith('/')) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `robots.txt matching needs an absolute URL or a path, got ${quoteValue(url)}`);
   }
-  parsed.hash = '';
-  // `search` is '' both for no query and for a bare `?`; the href tells them apart.
-  const query = parsed.search === '' && parsed.href.endsWith('?') ? '?' : parsed.search;
-  return { path: parsed.pathname, pathAndQuery: parsed.pathname + query };
+  return { path: parsed.pathname, pathAndQuery: parsed.pathname + writtenQuery(url) };
+}
+
+/**
+ * The query of `url` as written, a bare `?` too: WHATWG URL writes an http(s) query's `'` as `%27`, another
+ * URL (RFC 3986 §2.2). Tabs and newlines are dropped and the end is trimmed of controls and spaces, as there.
+ */
+function writtenQuery(url: string): string {
+  const start = url.indexOf('?');
+  const hash = url.indexOf('#');
+  if (start === -1 || (hash !== -1 && hash < start)) return '';
+  let end = hash === -1 ? url.length : hash;
+  if (hash === -1) while (url.charCodeAt(end - 1) <= 0x20) end--;
+  return url.slice(start, end).replace(/[\t\n\r]/g, '');
 }
 
 const HEX = '0123456789ABCDEF';

@@ -74,20 +74,13 @@ export const MAX_ROBOTS_BYTES = 500 * 1024;
 export type Directive = 'user-agent' | 'allow' | 'disallow' | 'sitemap';
 
 // Keys are compared lowercased. The misspellings are the ones Google's open-source parser accepts.
-const DIRECTIVES: ReadonlyMap<string, Directive> = new Map<string, Directive>([
-  ['user-agent', 'user-agent'],
-  ['useragent', 'user-agent'],
-  ['user agent', 'user-agent'],
-  ['allow', 'allow'],
-  ['disallow', 'disallow'],
-  ['dissallow', 'disallow'],
-  ['dissalow', 'disallow'],
-  ['disalow', 'disallow'],
-  ['diasllow', 'disallow'],
-  ['disallaw', 'disallow'],
-  ['sitemap', 'sitemap'],
-  ['site-map', 'sitemap'],
-]);
+const SPELLINGS: Readonly<Record<Directive, readonly string[]>> = {
+  'user-agent': ['user-agent', 'useragent', 'user agent'],
+  allow: ['allow'],
+  disallow: ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'],
+  sitemap: ['sitemap', 'site-map'],
+};
+const DIRECTIVES: ReadonlyMap<string, Directive> = new Map(Object.entries(SPELLINGS).flatMap(([directive, keys]) => keys.map((key) => [key, directive as Directive])));
 
 /** The key of a Sitemap line written without its colon: `Sitemap https` (the URL's scheme follows). */
 const MISSING_SITEMAP_COLON = /^(?:sitemap|site-map)[ \t\v\f]+[a-z][a-z0-9+.-]*$/;

@@ -286,6 +286,14 @@ describe('isAllowed: URLs', () => {
     assert.equal(isAllowed(robots, 'x', 'https://www.example.com'), true); // path `/`
   });
 
+  it("matches a query's ' as written: WHATWG URL writes it %27, another URL (RFC 3986 §2.2)", () => {
+    const quotes = parse("User-agent: *\nDisallow: /?q='\nDisallow: /?r=%27\n");
+    for (const [path, allowed] of [["/?q='", false], ['/?q=%27', true], ['/?r=%27', false], ["/?r='", true], ["/?q=' #x", false], ["/?q='\t", false]] as const) {
+      assert.equal(isAllowed(quotes, 'x', url(path)), allowed, path);
+      assert.equal(isAllowed(quotes, 'x', path), allowed, path);
+    }
+  });
+
   it('takes a path alone as well', () => {
     assert.equal(isAllowed(robots, 'x', '/search'), false);
     assert.equal(isAllowed(robots, 'x', '/page?x=1'), false);
