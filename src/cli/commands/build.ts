@@ -6,7 +6,7 @@ import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.
 import { SitemapError } from '../../core/errors.js';
 import { comparableUrl } from '../../core/url.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
-import { commandMessage, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_OK, EXIT_PROBLEMS, printSummary, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, printable } from '../format.js';
 import { UsageError, setOutputOptions, writeSet } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
@@ -58,11 +58,7 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
     announcement = outcome.summary;
   }
 
-  if (json) {
-    io.stdout.write(JSON.stringify({ ...result, ...(announcement !== undefined ? { indexnow: announcement } : {}), ok: problems === 0 && !announceFailed }, null, 2) + '\n');
-  } else if (!quiet) {
-    io.stdout.write(humanSummary(result, verbose));
-  }
+  printSummary(io, args, { ...result, ...(announcement !== undefined ? { indexnow: announcement } : {}), ok: problems === 0 && !announceFailed }, () => humanSummary(result, verbose));
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
 }
 
