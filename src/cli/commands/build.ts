@@ -48,17 +48,12 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   if (typeof result === 'number') return result;
   const problems = printProblems(result, io, quiet, verbose);
 
-  let announceFailed = false;
-  let announcement: unknown;
   if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit build: dry run: nothing submitted to IndexNow\n');
-  if (indexNow !== undefined && result.committed) {
-    // The key file goes where the pages are served, not into an --out folder below them.
-    const outcome = await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json });
-    announceFailed = !outcome.ok;
-    announcement = outcome.summary;
-  }
+  // The key file goes where the pages are served, not into an --out folder below them.
+  const announced = indexNow !== undefined && result.committed ? await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json }) : undefined;
+  const announceFailed = announced?.ok === false;
 
-  printSummary(io, args, { ...result, ...(announcement !== undefined ? { indexnow: announcement } : {}), ok: problems === 0 && !announceFailed }, () => humanSummary(result, verbose));
+  printSummary(io, args, { ...result, ...(announced !== undefined ? { indexnow: announced.summary } : {}), ok: problems === 0 && !announceFailed }, () => humanSummary(result, verbose));
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
 }
 
