@@ -183,11 +183,10 @@ function failedLines(status: RunStatus): string {
 function runLine(status: RunStatus): string {
   const took = status.finishedAt !== undefined ? ` in ${formatDuration(status.finishedAt - status.startedAt)}` : '';
   const o = status.outcome;
-  if (status.state === 'completed' && o !== undefined && status.mode === 'apply') {
-    return `Applied ${plural(o.entries, 'change')} to ${status.out}${took}: ${plural(o.files, 'sitemap')} in the set, ${plural(o.urls, 'URL')} in those rewritten; ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
-  }
   if (status.state === 'completed' && o !== undefined) {
-    return `Published ${plural(o.urls, 'URL')} in ${plural(o.files, 'sitemap')} (${plural(status.shards, 'shard')}) to ${status.out}${took}: ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
+    const removed = o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '';
+    if (status.mode === 'apply') return `Applied ${plural(o.entries, 'change')} to ${status.out}${took}: ${plural(o.files, 'sitemap')} in the set, ${plural(o.urls, 'URL')} in those rewritten; ${o.indexFiles.join(', ')}${removed}.`;
+    return `Published ${plural(o.urls, 'URL')} in ${plural(o.files, 'sitemap')} (${plural(status.shards, 'shard')}) to ${status.out}${took}: ${o.indexFiles.join(', ')}${removed}.`;
   }
   const counts = Object.entries(status.jobs).map(([state, n]) => `${formatCount(n)} ${state}`).join(', ');
   return `run ${status.run}: ${status.state}${took}; jobs: ${counts === '' ? 'none yet' : counts}; ${status.out}`;
