@@ -215,8 +215,11 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       if (!/^[\t\x20-\x7e]*$/.test(raw)) throw new UsageError(`${spelled} ${JSON.stringify(raw)} is not a header value: printable ASCII on one line (RFC 9110 §5.5)`);
       return raw;
     default:
+      if (!/^(FILE|DIR|PATH)\b/.test(option.value ?? '')) return raw;
       // "-" means standard input or output (curl -o -, tar -f -): taken for a name, it made a file "-".
-      if (value === '-' && /^(FILE|DIR|PATH)\b/.test(option.value ?? '')) throw new UsageError(`${spelled} needs a path, got "-" (standard input or output cannot stand for a ${option.value} here; ./- is a file named -)`);
+      if (value === '-') throw new UsageError(`${spelled} needs a path, got "-" (standard input or output cannot stand for a ${option.value} here; ./- is a file named -)`);
+      // Node reads argv as UTF-8, U+FFFD for a byte that is not: `--out $'g\xff'` wrote into "g\uFFFD".
+      if (raw.includes('\uFFFD')) throw new UsageError(`${spelled} ${JSON.stringify(raw)}: the name is not valid UTF-8 (Node reads U+FFFD in its place), so it would name another file; use a UTF-8 name`);
       return raw;
   }
 }

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { HttpClient, HttpClientOptions } from '../node/http/client.js';
 import type { SitemapInput } from '../node/parse-sitemap.js';
+import type { SitemapSource } from '../node/sitemap-source.js';
 import { UsageError } from './args.js';
 import { definedOnly, type ParsedArgs } from './command.js';
 import { SitemapError } from '../core/errors.js';
@@ -97,6 +98,13 @@ export function sitemapInput(path: string, io: CliIo, command: string, quiet: bo
   const remote = inputUrl(path, io, command, quiet, progress);
   if (remote !== undefined) return { remote, file: remote.url };
   return path === '-' ? { file: '<stdin>', local: io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string> } : { file: path, local: path };
+}
+
+/** A source of `diff` or `report`: a URL (inputUrl) or a path; `named.assumed` once one was given without a scheme. */
+export function sitemapSource(text: string, io: CliIo, command: string, quiet: boolean, named: { assumed: boolean }): SitemapSource {
+  const remote = inputUrl(text, io, command, quiet);
+  named.assumed ||= remote?.assumed === true;
+  return remote === undefined ? { path: text } : { url: remote.url };
 }
 
 export function schemeNotice(command: string, url: string, missingFile?: string): string {

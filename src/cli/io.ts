@@ -4,6 +4,7 @@ import { createReadStream, fstatSync } from 'node:fs';
 import { constants } from 'node:os';
 import { ioErrorReason } from '../node/io-errors.js';
 import { printable } from './format.js';
+import type { ParsedArgs } from './command.js';
 
 export interface OutputStream {
   write(text: string): unknown;
@@ -93,6 +94,12 @@ export function commandMessage(command: string, text: string): string {
 export function fatal(io: CliIo, command: string, message: string): number {
   io.stderr.write(commandMessage(command, message));
   return EXIT_FATAL;
+}
+
+/** A command's summary on standard output: `value` as JSON with --format json, else `human()` unless --quiet. */
+export function printSummary(io: CliIo, args: ParsedArgs, value: object, human: () => string): void {
+  if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  else if (!args.flag('quiet')) io.stdout.write(human());
 }
 
 /** Exit codes of every command (ESLint's convention). */

@@ -241,6 +241,20 @@ test('"-" for a FILE, DIR or PATH option is a usage error, not a file or folder 
   assert.deepEqual(readdirSync(dir), ['s.xml'], 'no "-" written');
 });
 
+test('a FILE, DIR or PATH option whose name is not UTF-8 is a usage error, not a file or folder written under another name', async () => {
+  // Node reads argv as UTF-8, U+FFFD for a byte that is not (`--out $'g\\xff'`): "g\uFFFD" is another name.
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
+  const said = (option: string, value: string): string => `--${option} ${JSON.stringify(value)}: the name is not valid UTF-8 (Node reads U+FFFD in its place), so it would name another file; use a UTF-8 name`;
+  const cases: [string[], string][] = [
+    [['generate', 'u.txt', '--base-url', 'https://e.com/', '--out', 'g\uFFFD'], said('out', 'g\uFFFD')],
+    [['robots', '--sitemap', 'https://e.com/s.xml', '--file', 'r\uFFFD.txt'], said('file', 'r\uFFFD.txt')],
+    [['discover', 'https://e.com/', '--out=d\uFFFD.jsonl'], said('out', 'd\uFFFD.jsonl')],
+  ];
+  await usageErrors(cases, dir);
+  assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written');
+});
+
 test('--name that is no plain file name is the same usage error in every command that writes a set', async () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');

@@ -6,7 +6,7 @@ import { UsageError, fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { APPLY } from '../declarations.js';
 import { formatDuration, plural } from '../format.js';
-import { EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { EXIT_OK, EXIT_PROBLEMS, printSummary, type CliIo } from '../io.js';
 import { ProblemPrinter } from '../problems.js';
 import { indexLines } from './index-command.js';
 
@@ -27,17 +27,14 @@ export async function runApply(argv: string[], io: CliIo): Promise<number> {
       onProblem: (problem) => printer.print(problem),
     });
     printer.finish();
-    if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-    else if (!args.flag('quiet')) {
-      io.stdout.write(
-        `Applied ${plural(summary.upserts, 'upsert')} and ${plural(summary.deletes, 'delete')} to ${summary.outDir} in ${formatDuration(summary.durationMs)}: ` +
-          `${plural(new Set(summary.written.map((file) => file.child)).size, 'child', 'children')} rewritten (${plural(summary.written.length, 'file')}), ` +
-          (summary.emptied > 0 ? `${plural(summary.emptied, 'child', 'children')} emptied (every URL deleted), ` : '') +
-          `${plural(summary.kept, 'child', 'children')} untouched.\n${indexLines(summary.indexFiles)}` +
-          (summary.rejected > 0 ? `  ${plural(summary.rejected, 'line')} rejected (see above)\n` : '') +
-          (summary.warnings > 0 ? `  ${plural(summary.warnings, 'warning')}: applied, but not as the feed said (see above)\n` : ''),
-      );
-    }
+    printSummary(io, args, summary, () =>
+      `Applied ${plural(summary.upserts, 'upsert')} and ${plural(summary.deletes, 'delete')} to ${summary.outDir} in ${formatDuration(summary.durationMs)}: ` +
+        `${plural(new Set(summary.written.map((file) => file.child)).size, 'child', 'children')} rewritten (${plural(summary.written.length, 'file')}), ` +
+        (summary.emptied > 0 ? `${plural(summary.emptied, 'child', 'children')} emptied (every URL deleted), ` : '') +
+        `${plural(summary.kept, 'child', 'children')} untouched.\n${indexLines(summary.indexFiles)}` +
+        (summary.rejected > 0 ? `  ${plural(summary.rejected, 'line')} rejected (see above)\n` : '') +
+        (summary.warnings > 0 ? `  ${plural(summary.warnings, 'warning')}: applied, but not as the feed said (see above)\n` : ''),
+    );
     return summary.rejected > 0 || summary.warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
   } catch (error) {
     printer.finish();

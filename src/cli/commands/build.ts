@@ -6,7 +6,7 @@ import { parseSourceRule, type SourceRule } from '../../core/build/source-rules.
 import { SitemapError } from '../../core/errors.js';
 import { comparableUrl } from '../../core/url.js';
 import { buildSite, readSourceMap, type BuildProgress, type BuildSiteResult, type ExcludedPage } from '../../node/build-site.js';
-import { commandMessage, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_OK, EXIT_PROBLEMS, printSummary, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, printable } from '../format.js';
 import { UsageError, setOutputOptions, writeSet } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
@@ -48,21 +48,12 @@ export async function runBuild(argv: string[], io: CliIo): Promise<number> {
   if (typeof result === 'number') return result;
   const problems = printProblems(result, io, quiet, verbose);
 
-  let announceFailed = false;
-  let announcement: unknown;
   if (indexNow !== undefined && result.dryRun === true && !quiet) io.stderr.write('sitemapkit build: dry run: nothing submitted to IndexNow\n');
-  if (indexNow !== undefined && result.committed) {
-    // The key file goes where the pages are served, not into an --out folder below them.
-    const outcome = await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json });
-    announceFailed = !outcome.ok;
-    announcement = outcome.summary;
-  }
+  // The key file goes where the pages are served, not into an --out folder below them.
+  const announced = indexNow !== undefined && result.committed ? await submitPending(indexNow, { statePath: result.statePath, siteDir, io, quiet: quiet || json }) : undefined;
+  const announceFailed = announced?.ok === false;
 
-  if (json) {
-    io.stdout.write(JSON.stringify({ ...result, ...(announcement !== undefined ? { indexnow: announcement } : {}), ok: problems === 0 && !announceFailed }, null, 2) + '\n');
-  } else if (!quiet) {
-    io.stdout.write(humanSummary(result, verbose));
-  }
+  printSummary(io, args, { ...result, ...(announced !== undefined ? { indexnow: announced.summary } : {}), ok: problems === 0 && !announceFailed }, () => humanSummary(result, verbose));
   return problems > 0 || announceFailed ? EXIT_PROBLEMS : EXIT_OK;
 }
 

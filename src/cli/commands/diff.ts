@@ -14,7 +14,7 @@ import { DIFF } from '../declarations.js';
 import { Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress } from '../progress.js';
-import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, LazyHttpClient, sitemapSource } from '../fetch-input.js';
 
 type DiffFormat = 'text' | 'jsonl' | 'json';
 
@@ -79,13 +79,8 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: client } = line;
   const format = args.choice<DiffFormat>('format') ?? 'text';
   const quiet = args.flag('quiet');
-  let assumed = false;
-  const [oldSource, newSource] = args.positionals.map((p): SitemapSource => {
-    const remote = inputUrl(p, io, 'diff', quiet);
-    if (remote === undefined) return { path: p };
-    assumed ||= remote.assumed;
-    return { url: remote.url };
-  }) as [SitemapSource, SitemapSource];
+  const named = { assumed: false };
+  const [oldSource, newSource] = args.positionals.map((p) => sitemapSource(p, io, 'diff', quiet, named)) as [SitemapSource, SitemapSource];
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
   let pass = 1;
@@ -137,7 +132,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   await problemsOut.flush();
   out.close();
   problemsOut.close();
-  if (unreadable !== undefined) return inputFailure(io, 'diff', unreadable, assumed);
+  if (unreadable !== undefined) return inputFailure(io, 'diff', unreadable, named.assumed);
   if (notWhole !== undefined) return fatal(io, 'diff', `${notWhole.file ?? 'a source'} was not read whole (${notWhole.code}): the comparison would be wrong`);
   if (summary === undefined) return EXIT_INTERRUPTED;
   return equal ? EXIT_OK : EXIT_PROBLEMS;

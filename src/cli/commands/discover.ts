@@ -10,7 +10,7 @@ import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { DISCOVER } from '../declarations.js';
 import { formatBytes, formatCount, formatDuration, plural, positionText, printable } from '../format.js';
-import { commandMessage, EXIT_FATAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
 import { Progress, ratePerSecond } from '../progress.js';
@@ -145,15 +145,12 @@ async function discoverSettings(args: ParsedArgs, io: CliIo, assumed: Set<string
 
 /** What the events of a crawl make: the lines of `format` on `out`, problems by `report`, the progress's figures. */
 function discoverEvents(format: OutputFormat, out: Output, report: (d: Diagnostic) => void) {
-  const state = {
-    // The summary's figures as they grow (fetched: ok + failed); queued: sitemaps whose outcome has not come yet.
-    counts: { fetched: 0, urls: 0, bytes: 0 },
-    queued: new Set<SitemapNode>(),
-    tree: undefined as DiscoveryTree | undefined,
-    // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
-    robotsRead: [] as RobotsNode[],
-  };
-  const { counts, queued } = state;
+  // The summary's figures as they grow (fetched: ok + failed); queued: sitemaps whose outcome has not come yet.
+  const counts = { fetched: 0, urls: 0, bytes: 0 };
+  const queued = new Set<SitemapNode>();
+  // The tree shows the inputs' robots.txt; another host's (read for a cross-host child) is printed apart.
+  const robotsRead: RobotsNode[] = [];
+  let tree: DiscoveryTree | undefined;
   // With `urls`, the URLs come as lines (urlsAsText), never as url events.
   const writeUrl: ((event: UrlEvent) => void) | undefined =
     format === 'jsonl' ? (event) => out.writeLine(JSON.stringify({ type: 'url', sitemap: event.sitemap, ...event.entry }))
@@ -174,14 +171,14 @@ function discoverEvents(format: OutputFormat, out: Output, report: (d: Diagnosti
       case 'robots':
         counts.bytes += event.robots.bytes;
         if (format === 'jsonl') out.writeLine(JSON.stringify({ type: 'robots', ...event.robots }));
-        if (format === 'tree') state.robotsRead.push(event.robots);
+        if (format === 'tree') robotsRead.push(event.robots);
         for (const d of event.robots.diagnostics) report(d);
         break;
       case 'diagnostic':
         report(event.diagnostic);
         break;
       case 'end':
-        state.tree = event.tree;
+        tree = event.tree;
         break;
     }
   };
@@ -201,13 +198,7 @@ function discoverEvents(format: OutputFormat, out: Output, report: (d: Diagnosti
       }
     }
   };
-  return { state, handle };
-}
-
-/** Prints why --out FILE cannot be written; the exit status. */
-function cannotWrite(io: CliIo, outFile: string | undefined, error: unknown): number {
-  io.stderr.write(commandMessage('discover', `cannot write ${outFile}: ${ioErrorReason(error)}`));
-  return EXIT_FATAL;
+  return { counts, queued, robotsRead, tree: () => tree, handle };
 }
 
 /**
@@ -223,7 +214,7 @@ async function openOutFile(outFile: string | undefined, io: CliIo): Promise<{ ta
   try {
     return { target, temp, file: (await open(temp ?? target, 'w')).createWriteStream() };
   } catch (error) {
-    return cannotWrite(io, outFile, error);
+    return fatal(io, 'discover', `cannot write ${outFile}: ${ioErrorReason(error)}`);
   }
 }
 
@@ -248,11 +239,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     run.stop();
   });
   const out = new Output(file ?? io.stdout);
-  const { state, handle } = discoverEvents(format, out, (d) => {
+  const { counts, queued, handle, ...crawl } = discoverEvents(format, out, (d) => {
     if (format === 'tree' || (quiet && d.severity !== 'error')) return;
     printer.print(d);
   });
-  const { counts, queued } = state;
   const progress = Progress.onTerminal(io, !quiet, (ms) =>
     `${plural(counts.fetched, 'document')} fetched, ${formatCount(queued.size)} queued · ${plural(counts.urls, 'URL')} · ${formatBytes(counts.bytes)} · ${formatCount(ratePerSecond(counts.urls, ms))} URLs/s`);
   // The next batch of events waits for standard error to drain (backpressure).
@@ -279,10 +269,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
       }
     }
     progress.clear();
-    const tree = state.tree;
+    const tree = crawl.tree();
     if (tree !== undefined) {
       const inTree = new Set(tree.inputs.map((input) => input.robots?.url));
-      for (const robots of state.robotsRead) if (!inTree.has(robots.url)) for (const d of robots.diagnostics) if (!quiet || d.severity === 'error') printer.print(d);
+      for (const robots of crawl.robotsRead) if (!inTree.has(robots.url)) for (const d of robots.diagnostics) if (!quiet || d.severity === 'error') printer.print(d);
     }
     printer.finish();
     await problemsOut.flush();
@@ -303,10 +293,10 @@ export async function runDiscover(argv: string[], io: CliIo): Promise<number> {
     // Interrupted, failed, or the rename refused: the previous file stays as it was (renamed: nothing left).
     if (temp !== undefined) await rm(temp, { force: true });
   }
-  if (writeFailed !== undefined) return cannotWrite(io, outFile, writeFailed);
+  if (writeFailed !== undefined) return fatal(io, 'discover', `cannot write ${outFile}: ${ioErrorReason(writeFailed)}`);
   // Stopping once the reader has what it wanted (`| head -1`) is the reader's choice, not a failure.
   if (readerGone && !interrupted) return EXIT_OK;
-  const tree = state.tree;
+  const tree = crawl.tree();
   if (interrupted || tree === undefined) return EXIT_INTERRUPTED;
   return outcome(io, tree, assumed, !quiet && format !== 'tree');
 }

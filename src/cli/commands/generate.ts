@@ -10,7 +10,7 @@ import { LIMITS_PROFILES, type UrlEntry } from '../../core/model.js';
 import { detectInputFormat, pathFilter, readInput, type InputFormat, type InputRecord, type InputWarning } from '../../node/input.js';
 import { writeSitemaps, type IndexMode, type WriteProgress, type WriteSummary, type WriteSitemapsOptions } from '../../node/write-sitemaps.js';
 import type { IndexFile } from '../../node/scale/shard-set.js';
-import { commandMessage, EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
+import { commandMessage, EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, printSummary, type CliIo } from '../io.js';
 import { formatBytes, formatCount, formatDuration, plural, shownPath } from '../format.js';
 import { asUsage, fatalFailure, setOutputOptions, UsageError, writeSet } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
@@ -87,11 +87,7 @@ export async function runGenerate(argv: string[], io: CliIo): Promise<number> {
   if (typeof summary === 'number') return summary;
   problems.printer.finish();
   const { rejected, warnings, excluded } = problems;
-  if (json) {
-    io.stdout.write(JSON.stringify({ ...summary, ...problems.json(rejected === 0 && warnings === 0) }, null, 2) + '\n');
-  } else if (!quiet) {
-    io.stdout.write(humanSummary(summary, rejected, warnings, excluded, verbose, io.cwd));
-  }
+  printSummary(io, args, { ...summary, ...problems.json(rejected === 0 && warnings === 0) }, () => humanSummary(summary, rejected, warnings, excluded, verbose, io.cwd));
   return rejected > 0 || warnings > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 

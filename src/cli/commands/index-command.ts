@@ -6,7 +6,7 @@ import { UsageError, fatalFailure } from '../args.js';
 import { commandLine, definedOnly } from '../command.js';
 import { INDEX } from '../declarations.js';
 import { formatBytes, plural } from '../format.js';
-import { EXIT_OK, type CliIo } from '../io.js';
+import { EXIT_OK, printSummary, type CliIo } from '../io.js';
 
 export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   const line = await commandLine(INDEX, argv, io, (args) => {
@@ -21,11 +21,10 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
       outDir: resolve(io.cwd, args.text('out') as string),
       ...definedOnly({ maxSitemapsPerIndex: args.number('sitemaps-per-index') }),
     });
-    if (args.choice('format') === 'json') io.stdout.write(JSON.stringify(set, null, 2) + '\n');
-    else if (!args.flag('quiet')) {
-      io.stdout.write(`Published ${plural(set.urls, 'URL')} in ${plural(set.files.length, 'sitemap')} (${formatBytes(set.diskBytes)} on disk) to ${set.outDir}.\n${indexLines(set.indexFiles)}`);
-      if (set.removed.length > 0) io.stdout.write(`  removed from the previous set: ${plural(set.removed.length, 'file')}\n`);
-    }
+    printSummary(io, args, set, () =>
+      `Published ${plural(set.urls, 'URL')} in ${plural(set.files.length, 'sitemap')} (${formatBytes(set.diskBytes)} on disk) to ${set.outDir}.\n${indexLines(set.indexFiles)}` +
+      (set.removed.length > 0 ? `  removed from the previous set: ${plural(set.removed.length, 'file')}\n` : ''),
+    );
     return EXIT_OK;
   } catch (error) {
     return fatalFailure(io, 'index', error);

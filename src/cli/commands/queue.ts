@@ -29,9 +29,9 @@ export async function runQueue(argv: string[], io: CliIo): Promise<number> {
   try {
     switch (action) {
       case 'generate':
-        return await generate(args, inputs, io);
       case 'apply':
-        return await apply(args, inputs, io);
+        if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
+        return await (action === 'generate' ? generate : apply)(args, inputs, io);
       case 'status':
         if (inputs.length > 0) throw new UsageError(`queue status takes no input, got ${JSON.stringify(inputs[0])}`);
         return await status(args, io);
@@ -64,7 +64,6 @@ function sourceOptions(args: ParsedArgs): Record<string, string> {
 }
 
 async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<number> {
-  if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
   const set = setOptions(args);
   const source = args.text('source');
   if (source === undefined && inputs.length === 0) throw new UsageError('no input: give files or URLs (or --source MODULE)');
@@ -78,57 +77,52 @@ async function generate(args: ParsedArgs, inputs: string[], io: CliIo): Promise<
   const files = inputs.map((input) =>
     isHttpUrl(input) ? { path: input, url: true, format: inputFormat ?? detectInputFormat(new URL(input).pathname) } : { path: resolve(io.cwd, input), format: inputFormat ?? detectInputFormat(input) },
   );
-  const redis = args.text('redis') as string;
-  const queue = args.text('queue') ?? DEFAULT_QUEUE;
   const shards = args.number('shards') ?? DEFAULT_SHARDS;
-  await pingRedis(redis);
+  const run = await runOptions(args, io);
   const client = new LazyHttpClient(await httpClientOptions(args));
   let enqueued: EnqueuedRun;
   try {
     enqueued = await enqueueGenerate({
-      redis,
-      queue,
-      out: resolve(io.cwd, args.text('out') as string),
+      ...run,
       shards,
       set,
-      attempts: args.number('attempts') ?? DEFAULT_ATTEMPTS,
-      ...(args.has('run') ? { run: args.text('run') as string } : {}),
       ...(source !== undefined ? { source: { path: resolve(io.cwd, source), parts: args.number('parts') ?? shards, options: sourceOptions(args) } } : { inputs: files, client: () => client.get() }),
       ...(columns !== undefined ? { columns } : {}),
       cwd: io.cwd,
-      onProblem: (problem) => io.stderr.write(`${problem}\n`),
     });
   } finally {
     await client.close();
   }
   const what = source !== undefined ? `${plural(args.number('parts') ?? shards, 'part')} of ${source}` : `${plural(enqueued.entries, 'URL')}`;
-  return queued(enqueued, `${what} in ${plural(shards, 'shard')}`, redis, queue, args, io);
+  return queued(enqueued, `${what} in ${plural(shards, 'shard')}`, run, args, io);
 }
 
 async function apply(args: ParsedArgs, changes: string[], io: CliIo): Promise<number> {
-  if (!args.has('out')) throw new UsageError('--out DIR is required (the set\'s folder, at the same path on every worker)');
   if (changes.length === 0) throw new UsageError('no change feed: give one or more JSON Lines files of changes');
   // Any other option is generate's (--no-gzip, --max-urls, --xsl… were taken and ignored).
   const other = QUEUE.options.find((option) => !APPLY_OPTIONS.has(option.name) && args.has(option.name));
   if (other !== undefined) throw new UsageError(`--${other.name} is for queue generate: apply takes the set's settings from its manifests`);
+  const run = await runOptions(args, io);
+  const enqueued = await enqueueApply({ ...run, changes: changes.map((path) => resolve(io.cwd, path)), ...(args.has('name') ? { name: args.text('name') as string } : {}) });
+  return queued(enqueued, `${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')}`, run, args, io);
+}
+
+/** What a run of queue generate or apply is queued with, once its Redis answers: the queue, --out, --attempts, --run; its problems on standard error. */
+async function runOptions(args: ParsedArgs, io: CliIo) {
   const redis = args.text('redis') as string;
-  const queue = args.text('queue') ?? DEFAULT_QUEUE;
   await pingRedis(redis);
-  const enqueued = await enqueueApply({
+  return {
     redis,
-    queue,
+    queue: args.text('queue') ?? DEFAULT_QUEUE,
     out: resolve(io.cwd, args.text('out') as string),
-    changes: changes.map((path) => resolve(io.cwd, path)),
     attempts: args.number('attempts') ?? DEFAULT_ATTEMPTS,
-    ...(args.has('name') ? { name: args.text('name') as string } : {}),
     ...(args.has('run') ? { run: args.text('run') as string } : {}),
-    onProblem: (problem) => io.stderr.write(`${problem}\n`),
-  });
-  return queued(enqueued, `${plural(enqueued.entries, 'change')} in ${plural(enqueued.touched, 'child', 'children')}`, redis, queue, args, io);
+    onProblem: (problem: string) => io.stderr.write(`${problem}\n`),
+  };
 }
 
 /** Says that the run is queued (`what` it holds); then its id (--no-wait), or its outcome once done. */
-async function queued(enqueued: EnqueuedRun, what: string, redis: string, queue: string, args: ParsedArgs, io: CliIo): Promise<number> {
+async function queued(enqueued: EnqueuedRun, what: string, { redis, queue }: { redis: string; queue: string }, args: ParsedArgs, io: CliIo): Promise<number> {
   const json = args.choice('format') === 'json';
   const announce = (): void => {
     if (!args.flag('quiet') && !json) io.stderr.write(`sitemapkit queue: run ${enqueued.run} queued: ${what} on ${queue}\n`);
@@ -189,11 +183,10 @@ function failedLines(status: RunStatus): string {
 function runLine(status: RunStatus): string {
   const took = status.finishedAt !== undefined ? ` in ${formatDuration(status.finishedAt - status.startedAt)}` : '';
   const o = status.outcome;
-  if (status.state === 'completed' && o !== undefined && status.mode === 'apply') {
-    return `Applied ${plural(o.entries, 'change')} to ${status.out}${took}: ${plural(o.files, 'sitemap')} in the set, ${plural(o.urls, 'URL')} in those rewritten; ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
-  }
   if (status.state === 'completed' && o !== undefined) {
-    return `Published ${plural(o.urls, 'URL')} in ${plural(o.files, 'sitemap')} (${plural(status.shards, 'shard')}) to ${status.out}${took}: ${o.indexFiles.join(', ')}` + (o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '') + '.';
+    const removed = o.removed > 0 ? `; removed ${plural(o.removed, 'file')} of the previous set` : '';
+    if (status.mode === 'apply') return `Applied ${plural(o.entries, 'change')} to ${status.out}${took}: ${plural(o.files, 'sitemap')} in the set, ${plural(o.urls, 'URL')} in those rewritten; ${o.indexFiles.join(', ')}${removed}.`;
+    return `Published ${plural(o.urls, 'URL')} in ${plural(o.files, 'sitemap')} (${plural(status.shards, 'shard')}) to ${status.out}${took}: ${o.indexFiles.join(', ')}${removed}.`;
   }
   const counts = Object.entries(status.jobs).map(([state, n]) => `${formatCount(n)} ${state}`).join(', ');
   return `run ${status.run}: ${status.state}${took}; jobs: ${counts === '' ? 'none yet' : counts}; ${status.out}`;

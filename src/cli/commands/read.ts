@@ -7,7 +7,7 @@ import { urlLine, type JsonLines } from '../../core/model-json.js';
 import { readSitemap, type ParseSitemapOptions, type SitemapInput, type SitemapSummary } from '../../node/parse-sitemap.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, type CliIo } from '../io.js';
 import { formatBytes, plural } from '../format.js';
-import { commandLine, definedOnly } from '../command.js';
+import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { READ } from '../declarations.js';
 import { csvField, lastmodText, Output } from '../output.js';
 import { ProblemPrinter } from '../problems.js';
@@ -84,7 +84,31 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     return new LazyHttpClient(await httpClientOptions(args));
   });
   if ('exit' in line) return line.exit;
-  const { args, checked: client } = line;
+  const run = readRun(line.args, io, line.checked);
+  const { out, problemsOut, progress, printer } = run;
+  let errors = 0;
+  let fatal = false;
+  try {
+    for (const path of line.args.positionals) {
+      const found = await readOne(path, run);
+      if (found === undefined) fatal = true;
+      else errors += found;
+      if (out.closed) break;
+    }
+    await out.flush();
+  } finally {
+    progress.clear();
+    printer.finish();
+    await problemsOut.flush();
+    out.close();
+    problemsOut.close();
+    await line.checked.close();
+  }
+  return fatal ? EXIT_FATAL : errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** What every file of a run of `read` is read with, as its options say. */
+function readRun(args: ParsedArgs, io: CliIo, client: LazyHttpClient) {
   const quiet = args.flag('quiet');
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
@@ -101,46 +125,12 @@ export async function runRead(argv: string[], io: CliIo): Promise<number> {
     cwd: io.cwd,
     ...definedOnly({ maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries'), maxDepth: args.number('max-nesting'), maxValueLength: args.number('max-value-length') }),
   };
-  const run: ReadRun = { io, quiet, summary: args.flag('summary'), client, options, out, problemsOut, formatter, progress, printer, files };
-  let errors = 0;
-  let fatal = false;
-  try {
-    for (const path of args.positionals) {
-      const found = await readOne(path, run);
-      if (found === undefined) fatal = true;
-      else errors += found;
-      if (out.closed) break;
-    }
-    await out.flush();
-  } finally {
-    progress.clear();
-    printer.finish();
-    await problemsOut.flush();
-    out.close();
-    problemsOut.close();
-    await client.close();
-  }
-  return fatal ? EXIT_FATAL : errors > 0 ? EXIT_PROBLEMS : EXIT_OK;
-}
-
-/** What every file of a run of `read` is read with. */
-interface ReadRun {
-  readonly io: CliIo;
-  readonly quiet: boolean;
-  /** --summary: a line per file on standard error. */
-  readonly summary: boolean;
-  readonly client: LazyHttpClient;
-  readonly options: ParseSitemapOptions;
-  readonly out: Output;
-  readonly problemsOut: Output;
-  readonly formatter: Formatter;
-  readonly progress: Progress;
-  readonly printer: ProblemPrinter;
-  readonly files: { current: string; done: number };
+  // --summary: a line per file on standard error.
+  return { io, quiet, summary: args.flag('summary'), client, options, out, problemsOut, formatter, progress, printer, files };
 }
 
 /** Reads one input to the run's outputs; its errors, or undefined when it could not be read (said on standard error). */
-async function readOne(path: string, run: ReadRun): Promise<number | undefined> {
+async function readOne(path: string, run: ReturnType<typeof readRun>): Promise<number | undefined> {
   const { io, out, problemsOut, progress } = run;
   const { remote, file, local } = sitemapInput(path, io, 'read', run.quiet, progress);
   run.files.current = file;

@@ -14,7 +14,7 @@ import { REPORT } from '../declarations.js';
 import { validationSettings } from '../validation-settings.js';
 import { Progress } from '../progress.js';
 import { version } from '../version.js';
-import { httpClientOptions, inputFailure, inputUrl, LazyHttpClient } from '../fetch-input.js';
+import { httpClientOptions, inputFailure, LazyHttpClient, sitemapSource } from '../fetch-input.js';
 
 export async function runReport(argv: string[], io: CliIo): Promise<number> {
   // Ctrl-C also ends a request in flight: a stalled body would otherwise hold it until --timeout.
@@ -29,13 +29,8 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: { settings, clientOptions } } = line;
   const client = new LazyHttpClient(clientOptions);
   const quiet = args.flag('quiet');
-  let assumed = false;
-  const source = (text: string): SitemapSource => {
-    const remote = inputUrl(text, io, 'report', quiet);
-    if (remote === undefined) return { path: text };
-    assumed ||= remote.assumed;
-    return { url: remote.url };
-  };
+  const named = { assumed: false };
+  const source = (text: string): SitemapSource => sitemapSource(text, io, 'report', quiet, named);
   const previous = args.text('compare');
   const sources: ReportSource[] = [];
   // A site or robots.txt URL stands for the sitemaps discover finds there.
@@ -70,7 +65,7 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (stop.signal.aborted) return EXIT_INTERRUPTED;
     progress.clear();
-    return inputFailure(io, 'report', error, assumed, ['ERR_SITEMAP_INPUT', 'ERR_SITEMAP_WRITE']);
+    return inputFailure(io, 'report', error, named.assumed, ['ERR_SITEMAP_INPUT', 'ERR_SITEMAP_WRITE']);
   } finally {
     removeInterrupt?.();
     progress.clear();

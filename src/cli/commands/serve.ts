@@ -11,7 +11,7 @@ import { toNodeListener, type NodeListenerOptions } from '../../node/serve/node-
 import { asUsage, fatalFailure, UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
 import { SERVE } from '../declarations.js';
-import { commandMessage, EXIT_FATAL, EXIT_OK, type CliIo, type OutputStream } from '../io.js';
+import { commandMessage, EXIT_OK, fatal, type CliIo, type OutputStream } from '../io.js';
 import { plural } from '../format.js';
 
 /** Request headers larger than this are answered 431 (node:http's own default is 16 KiB). */
@@ -75,8 +75,7 @@ export async function runServe(argv: string[], io: CliIo): Promise<number> {
     await once(server, 'listening');
   } catch (error) {
     source.close();
-    io.stderr.write(commandMessage('serve', `cannot listen: ${(error as Error).message}`));
-    return EXIT_FATAL;
+    return fatal(io, 'serve', `cannot listen: ${(error as Error).message}`);
   }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -7,7 +7,7 @@ import { reportCounts, schemaVerdict, summarize, type FileReport } from '../../c
 import type { RuleSetting } from '../../core/validate/validator.js';
 import type { SitemapInput } from '../../node/parse-sitemap.js';
 import type { EntryPosition } from '../../core/read/types.js';
-import { validateSitemap, type SitemapValidationResult, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
+import { validateSitemap, type ValidateSitemapOptions } from '../../node/validate-sitemap.js';
 import { STYLISH_BLOCK_ROWS, StylishWriter, formatJson, formatJunit, formatSarif, githubLine, type ReportFormat, type StylishOutcome } from '../report/index.js';
 import { EXIT_FATAL, EXIT_OK, EXIT_PROBLEMS, commandMessage, wantsColor, type CliIo, type OutputStream } from '../io.js';
 import { plural, shownPath } from '../format.js';
@@ -44,14 +44,9 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
   // stylish and github print each diagnostic as it is found; the others render the reports at the end.
   const stream = streamFor(format, io, quiet, args.flag('verbose'), progress);
 
-  /** Validates one input with `check`, collecting the children an index lists for --follow. */
-  const validateWith = async (
-    check: (options: ValidateSitemapOptions) => Promise<SitemapValidationResult>,
-    file: string,
-    locationUrl: string | undefined,
-    children?: Child[],
-    assumedHttps = false,
-  ): Promise<FileReport | undefined> => {
+  /** Validates a file, standard input or (`{ url }`) what a URL answers, collecting the children an index lists for --follow. */
+  const validateOne: Validate = async (input, file, locationUrl, children) => {
+    const remote = typeof input === 'object' && 'url' in input ? input : undefined;
     try {
       const options: ValidateSitemapOptions = {
         ...base,
@@ -67,7 +62,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
         options.onDiagnostic = (d) => stream.diagnostic(d);
         options.backpressure = () => stream.drain();
       }
-      const result = await check(options);
+      const result = remote !== undefined ? await (await import('../../node/validate-url.js')).validateSitemapUrl(remote.url, { ...options, client: await client.get() }) : await validateSitemap(input as SitemapInput, options);
       const report: FileReport = { ...result, schemaValid: schemaVerdict(result.format, result.schemaValid) };
       entriesDone += result.entries;
       entriesNow = 0;
@@ -77,7 +72,7 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     } catch (error) {
       stream?.endFile();
       progress.clear();
-      await inputFailure(io, 'validate', error, assumedHttps);
+      await inputFailure(io, 'validate', error, remote?.assumed === true);
       unreadable++;
       // The reports say it too: a CI step that reads only the JUnit or SARIF file must not see green.
       // Every format counts it from here: a file, and its input/unreadable error.
@@ -87,10 +82,6 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
       return undefined;
     }
   };
-  const validateOne = (input: SitemapInput, file: string, locationUrl: string | undefined, children?: Child[]): Promise<FileReport | undefined> =>
-    validateWith((options) => validateSitemap(input, options), file, locationUrl, children);
-  const validateUrl = (url: string, locationUrl: string | undefined, children?: Child[], assumedHttps = false): Promise<FileReport | undefined> =>
-    validateWith(async (options) => (await import('../../node/validate-url.js')).validateSitemapUrl(url, { ...options, client: await client.get() }), url, locationUrl, children, assumedHttps);
 
   // Each file or URL validated once across the inputs (given twice, or given beside the index that lists it), and whether it is an index.
   const isIndex = new Map<string, boolean>();
@@ -99,10 +90,10 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     const key = remote?.url ?? (path === '-' ? '-' : resolve(io.cwd, path));
     if (isIndex.has(key)) continue;
     const children: Child[] | undefined = args.flag('follow') && path !== '-' ? [] : undefined;
-    const result = remote !== undefined ? await validateUrl(remote.url, config.location, children, remote.assumed) : await validateOne(local as SitemapInput, file, config.location, children);
+    const result = await validateOne(remote ?? (local as SitemapInput), file, config.location, children);
     if (path !== '-') isIndex.set(key, result?.format === 'sitemapindex');
     if (result === undefined || children === undefined || result.format !== 'sitemapindex') continue;
-    const found = remote !== undefined ? await followUrls(file, children, isIndex, validateUrl) : await followChildren(key, file, config.location, io.cwd, children, isIndex, validateOne);
+    const found = remote !== undefined ? await followUrls(file, children, isIndex, validateOne) : await followChildren(key, file, config.location, io.cwd, children, isIndex, validateOne);
     addFollowed(result, found, config.rules, stream);
   }
   await client.close();
@@ -134,6 +125,7 @@ async function printReports(io: CliIo, reports: readonly FileReport[], { format,
 }
 
 type Child = EntryPosition & { loc: string };
+type Validate = (input: SitemapInput | { url: string; assumed?: boolean }, file: string, location: string | undefined, children?: Child[]) => Promise<FileReport | undefined>;
 
 /**
  * --follow: validates the children of an index file where they sit relative to it (localChildPath),
@@ -146,7 +138,7 @@ async function followChildren(
   cwd: string,
   children: readonly Child[],
   isIndex: Map<string, boolean>,
-  validateOne: (input: SitemapInput, file: string, location: string | undefined) => Promise<FileReport | undefined>,
+  validateOne: Validate,
 ): Promise<Diagnostic[]> {
   const found: Diagnostic[] = [];
   for (const child of children) {
@@ -171,10 +163,10 @@ async function followChildren(
 }
 
 /** --follow of an index fetched from `indexUrl`: each child fetched once, as followChildren does for files. */
-async function followUrls(indexUrl: string, children: readonly Child[], isIndex: Map<string, boolean>, validateUrl: (url: string, location: undefined) => Promise<FileReport | undefined>): Promise<Diagnostic[]> {
+async function followUrls(indexUrl: string, children: readonly Child[], isIndex: Map<string, boolean>, validateOne: Validate): Promise<Diagnostic[]> {
   const nested: Diagnostic[] = [];
   for (const child of children) {
-    if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateUrl(child.loc, undefined))?.format === 'sitemapindex');
+    if (!isIndex.has(child.loc)) isIndex.set(child.loc, (await validateOne({ url: child.loc }, child.loc, undefined))?.format === 'sitemapindex');
     if (isIndex.get(child.loc) === true) nested.push(nestedIndex(child, indexUrl));
   }
   return nested;
