@@ -488,6 +488,13 @@ describe('sitemapkit build', () => {
     assert.match(result.stderr, /a\/index\.html: error left out: https:\/\/www\.example\.com\/a is also the URL of a\.html/);
   });
 
+  it('-v lists a page left out for its URL once as left out, not "left out …: left out:"', async () => {
+    const site = tempDir('sitemapkit-build-');
+    writeSite(site, { 'a.html': page(), 'a/index.html': page() });
+    const result = await runCli(['build', site, '--base-url', BASE, '--clean-urls', '--trailing-slash', 'never', '-v'], { cwd: site });
+    assert.match(result.stdout, /^ {4}left out a\/index\.html: https:\/\/www\.example\.com\/a is also the URL of a\.html; one file per URL$/m);
+  });
+
   it('takes the first lastmod from git, through --source-map when given, or from mtime', async () => {
     const repo = tempDir('sitemapkit-build-git-');
     writeSite(repo, {

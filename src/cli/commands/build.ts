@@ -176,7 +176,8 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   const counts = new Map<string, number>();
   for (const reason of r.excluded.map((page) => reasonText(page, r.baseUrl))) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   const leftOut = counts.size === 0 ? [] : [`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${reason}`).join(', ')}`];
-  const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page, r.baseUrl)}`) : [];
+  // The line says "left out" already: not again from a duplicate's message (which stands alone as an error).
+  const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page, r.baseUrl).replace(/^left out: /, '')}`) : [];
   if (r.listed === 0) {
     const head = `Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`;
     return [head, ...(dominant !== undefined ? [`  ${dominant}`] : []), ...leftOut, ...eachLeftOut].map(printable).join('\n') + '\n';
