@@ -82,7 +82,7 @@ function buildSettings(args: ParsedArgs, io: CliIo) {
 function printProblems(result: BuildSiteResult, io: CliIo, quiet: boolean, verbose: boolean): number {
   const printer = ProblemPrinter.for(io.stderr, { capPer: 'run', capped: !verbose });
   const pageProblems: Array<Problem & { file: string }> = [
-    ...result.excluded.filter((page) => page.reason === 'unreadable' || page.reason === 'duplicate-url').map((page) => ({ file: page.relPath, severity: 'error' as const, message: exclusionText(page, result.baseUrl) })),
+    ...result.excluded.filter((page) => page.reason === 'unreadable' || page.reason === 'duplicate-url').map((page) => ({ file: page.relPath, severity: 'error' as const, message: `${page.reason === 'duplicate-url' ? 'left out: ' : ''}${exclusionText(page, result.baseUrl)}` })),
     ...result.problems.map((problem) => ({ file: problem.relPath, severity: problem.severity, code: problem.code, message: problem.message })),
   ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   let problems = pageProblems.filter((problem) => problem.severity === 'error').length;
@@ -147,7 +147,7 @@ function reasonText(page: ExcludedPage, baseUrl: string): string {
 }
 
 function exclusionText(page: ExcludedPage, baseUrl: string): string {
-  if (page.reason === 'duplicate-url') return `left out: ${page.url ?? ''} is also the URL of ${page.detail ?? ''}; one file per URL`;
+  if (page.reason === 'duplicate-url') return `${page.url ?? ''} is also the URL of ${page.detail ?? ''}; one file per URL`;
   if (page.reason === 'unreadable') return page.detail ?? 'unreadable';
   return reasonText(page, baseUrl) + (page.detail !== undefined ? ` (${page.detail})` : '');
 }
@@ -176,8 +176,7 @@ function humanSummary(r: BuildSiteResult, verbose: boolean): string {
   const counts = new Map<string, number>();
   for (const reason of r.excluded.map((page) => reasonText(page, r.baseUrl))) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   const leftOut = counts.size === 0 ? [] : [`  left out: ${[...counts].map(([reason, n]) => `${formatCount(n)} ${reason}`).join(', ')}`];
-  // The line says "left out" already: not again from a duplicate's message (which stands alone as an error).
-  const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page, r.baseUrl).replace(/^left out: /, '')}`) : [];
+  const eachLeftOut = verbose ? r.excluded.map((page) => `    left out ${page.relPath}: ${exclusionText(page, r.baseUrl)}`) : [];
   if (r.listed === 0) {
     const head = `Listed 0 URLs of ${plural(r.pages, 'page')}: nothing written or removed in ${r.outDir} (${formatDuration(r.durationMs)}).`;
     return [head, ...(dominant !== undefined ? [`  ${dominant}`] : []), ...leftOut, ...eachLeftOut].map(printable).join('\n') + '\n';
