@@ -213,7 +213,7 @@ export class UrlEntrySerializer {
     const value = entry[decl.prop as string];
     const field = part.field;
     if (max > 1 && !Array.isArray(value)) throw new InvalidValueError(`${prefixOf(decl.ns) as string}/invalid`, field, value, `${part.prop} must be an array`);
-    const most = decl === IMAGE ? this.limits.maxImagesPerUrl : max;
+    const most = decl === IMAGE ? Math.min(max, this.limits.maxImagesPerUrl) : max;
     let xml = '';
     const items = max > 1 ? (value as unknown[]) : [value];
     let refused: InvalidValueError | undefined;
