@@ -278,7 +278,7 @@ function urlTableSection(model: ReportModel): string {
 <label for="url-filter">Filter URLs</label>
 <input id="url-filter" type="search" autocomplete="off" spellcheck="false" placeholder="part of a URL or a lastmod" aria-describedby="url-status" disabled>
 <label for="url-only">Show</label>
-<select id="url-only" disabled><option value="">every URL</option><option value="e">with an error</option><option value="w">with a warning</option><option value="d">listed more than once</option><option value="f">with a lastmod in the future</option></select>
+<select id="url-only" disabled><option value="">every URL</option><option value="e">with an error</option><option value="w">with a warning</option><option value="d">listed more than once</option><option value="f">with a lastmod in the future</option><option value="s">where reading stopped</option></select>
 <a id="url-csv" href="#urls" download="sitemapkit-urls.csv" hidden>Download the rows shown as CSV</a>
 </div>
 <p id="url-status" role="status">Unpacking ${plural(model.summary.urls, 'URL')}…</p>

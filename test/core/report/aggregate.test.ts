@@ -257,6 +257,21 @@ test('the schema verdict: invalid when one file fails, not-checked when none has
   feed(text, 'a.txt', [], { kind: 'text', schemaValid: null });
   assert.equal(text.finish('').summary.schema, 'not-checked');
 });
+test('a reading stopped by a budget (--max-entries, --max-bytes) marks the last row read "reading stopped after it", not as an error of that URL', async () => {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: 10 }, (_, i) => `<url>\n<loc>https://e.com/${i}</loc>\n</url>\n`).join('')}</urlset>\n`;
+  for (const budget of [{ maxEntries: 5 }, { maxBytes: 300 }]) {
+    const { agg, rows } = aggregator();
+    agg.startFile({ name: 's.xml', parent: -1 });
+    await validateSitemap(new TextEncoder().encode(xml), { file: 's.xml', ...budget, onUrl: (entry, at) => agg.url(entry, at), onDiagnostic: (d) => agg.diagnostic(d) });
+    agg.endFile(END);
+    const model = agg.finish('');
+    const stopped = model.problems[0]?.examples[0];
+    assert.ok(stopped?.line !== undefined && /^budget\//.test(model.problems[0]?.code ?? ''), JSON.stringify(model.problems));
+    const flags = rows.map((r) => r[7]);
+    assert.deepEqual(flags, [...flags.slice(0, -1).map(() => ''), 's'], `${JSON.stringify(budget)}: the problem lists the file and line (${stopped.file}:${stopped.line}), the table the row it follows`);
+  }
+});
+
 
 test('the validating reading hands out every entry the plain reader gives, with and without the lane (fixtures and corpus)', async () => {
   const files = xmlFixturesAndCorpus();
