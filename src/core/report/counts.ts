@@ -81,8 +81,10 @@ export class DirectoryCounts {
 function prefix(loc: string, twoLevels: boolean): string {
   const scheme = loc.indexOf('://');
   const hostStart = scheme === -1 ? 0 : scheme + 3;
-  const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
-  if (pathStart === -1) return `${loc.slice(hostStart)}${twoLevels ? '/' : '\u2026'}`;
+  // The host ends at its path, query or fragment (RFC 3986 §3.2): `https://e.com?x` is in e.com's root.
+  let pathStart = scheme === -1 ? loc.length : hostStart;
+  while (pathStart < loc.length && !'/?#'.includes(loc.charAt(pathStart))) pathStart++;
+  if (loc.charCodeAt(pathStart) !== 0x2f) return `${loc.slice(hostStart, pathStart)}${twoLevels ? '/' : '\u2026'}`;
   let end = loc.length;
   for (let i = pathStart; i < end; i++) if (loc.charCodeAt(i) === 0x3f || loc.charCodeAt(i) === 0x23) end = i;
   const first = loc.indexOf('/', pathStart + 1);

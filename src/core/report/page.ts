@@ -195,8 +195,8 @@ function directoriesSection(model: ReportModel): string {
   const rows = model.directories.map((d) => ({ name: d.prefix, value: d.urls }));
   if (rows.length === 0) return section('directories', 'URLs per directory', '<p>No URLs.</p>');
   const top = rows.slice(0, 25);
-  // A link fills the table's filter: `/blog/…` (the rest of /blog/) with /blog/; `(other)` is no prefix.
-  const link = (name: string): string => (name === '(other)' ? name : `<a href="#urls" data-filter="${attr(name.replace(/\u2026$/, ''))}" title="Show these URLs in the table"><code>${text(name)}</code></a>`);
+  // A link fills the table's filter: `/blog/…` (the rest of /blog/) with /blog/, a host's root `//e.com/` with //e.com (`https://e.com` has no path); `(other)` is no prefix.
+  const link = (name: string): string => (name === '(other)' ? name : `<a href="#urls" data-filter="${attr(name.replace(/\u2026$|^(\/\/[^/]*)\/$/, '$1'))}" title="Show these URLs in the table"><code>${text(name)}</code></a>`);
   const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [link(r.name), count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
   return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix${top.length < rows.length ? `, the ${top.length} largest` : ''}`, top)}
 <details><summary>${rows.at(-1)?.name === '(other)' ? `The ${count(rows.length - 1)} largest prefixes and the rest` : rows.length === 1 ? 'The prefix' : `All ${count(rows.length)} prefixes`} as a table</summary>${all}</details>`);
