@@ -50,9 +50,6 @@ export interface DiffSummary {
 
 type OnUrl = (entry: UrlEntry, at: EntryPosition, locHash?: Int32Array) => void;
 
-/** Codes after which the reader stops: "equal" or "removed" would then be a guess. */
-export const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
-
 /** Compares two sources; `ERR_SITEMAP_INPUT` when one cannot be read, or NEW changes between its readings. */
 export async function diffSitemaps(oldSource: SitemapSource, newSource: SitemapSource, listener: DiffListener, options: DiffSitemapsOptions = {}): Promise<DiffSummary> {
   const spill = new ChangedEntries(options.tmpDir ?? tmpdir());

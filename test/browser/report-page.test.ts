@@ -213,6 +213,20 @@ describe('the report page in chromium', () => {
     await page.close();
   });
 
+  test('a host\'s root link shows its URLs, one written without a path too; the row where reading stopped says so and "Show" finds it', async () => {
+    const rows = ['https://a.example\t\t1\t\t\t0\t0\t', 'https://a.example/about\t\t1\t\t\t0\t0\ts', 'https://b.example/x/y\t\t2\t\t\t0\t0\t'];
+    const directories = [{ prefix: '//a.example/', urls: 2 }, { prefix: '//b.example/x/', urls: 1 }];
+    const { page } = await open(small('hosts.html', syntheticModel(rows.length, { directories }), rows));
+    await page.click('#directories summary');
+    await page.click('#directories a[data-filter="//a.example"]');
+    assert.deepEqual(await shownLocs(page), ['https://a.example', 'https://a.example/about']);
+    assert.deepEqual(await page.locator('#url-rows td:last-child').allTextContents(), ['', 'reading stopped after it']);
+    await page.fill('#url-filter', '');
+    await page.selectOption('#url-only', 's');
+    assert.deepEqual(await shownLocs(page), ['https://a.example/about']);
+    await page.close();
+  });
+
   test('sorting by lastmod puts a date before 1970 first, not with the rows that have none', async () => {
     const rows = ['2024-01-01', '', '1969-07-20', '1900-01-01T00:00:00Z'].map((lastmod, i) => `https://www.example.com/${i}\t${lastmod}\t1\t\t\t0\t0\t`);
     const { page } = await open(small('old-dates.html', syntheticModel(rows.length), rows));

@@ -3,8 +3,8 @@
 
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
-import type { FieldChange } from '../../core/url-diff.js';
-import { diffSitemaps, READING_STOPPED, type DiffListener, type DiffSitemapsOptions, type DiffSummary } from '../../node/diff-sitemaps.js';
+import { READING_STOPPED, type FieldChange } from '../../core/url-diff.js';
+import { diffSitemaps, type DiffListener, type DiffSitemapsOptions, type DiffSummary } from '../../node/diff-sitemaps.js';
 import { sourceName, type SitemapSource } from '../../node/sitemap-source.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';
 import { formatCount, plural, printable } from '../format.js';

@@ -11,6 +11,7 @@ import { doubled, FingerprintTable } from '../fingerprint-table.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { comparableUrl, locFingerprint } from '../url.js';
+import { READING_STOPPED } from '../url-diff.js';
 import { ruleInfo } from '../validate/rules.js';
 import { CountMap, DirectoryCounts, own } from './counts.js';
 import { REPORT_SAMPLES, type ReportFile, type ReportModel, type ReportProblem } from './model.js';
@@ -64,7 +65,8 @@ const FLAG_DUPLICATE = 1;
 const FLAG_ERROR = 2;
 const FLAG_WARNING = 4;
 const FLAG_FUTURE = 8;
-const FLAG_LETTERS: readonly [number, number][] = [[FLAG_DUPLICATE, 0x64], [FLAG_ERROR, 0x65], [FLAG_WARNING, 0x77], [FLAG_FUTURE, 0x66]];
+const FLAG_STOPPED = 16;
+const FLAG_LETTERS: readonly [number, number][] = [[FLAG_DUPLICATE, 0x64], [FLAG_ERROR, 0x65], [FLAG_WARNING, 0x77], [FLAG_FUTURE, 0x66], [FLAG_STOPPED, 0x73]];
 
 /** The rows of the file being read, as UTF-8 without their flags, with their positions and flags. */
 class PendingRows {
@@ -247,7 +249,9 @@ export class ReportAggregator {
     else if (d.severity === 'warning') counts.warnings++;
     if (problem.examples.length < REPORT_SAMPLES) problem.examples.push({ file: d.file ?? '', message: own(d.message), ...definedOnly({ line: d.line, column: d.column }) });
     const row = d.file === this.current?.name && d.line !== undefined ? this.rows.at(d.line, d.column ?? 1) : -1;
-    if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | (d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING);
+    // Reading stopped at the entry after the row's (or within it, undelivered): the row read last, not in error.
+    const flag = READING_STOPPED.has(d.code) ? FLAG_STOPPED : d.severity === 'error' ? FLAG_ERROR : FLAG_WARNING;
+    if (row !== -1 && d.severity !== 'info') this.rows.flags[row] = (this.rows.flags[row] as number) | flag;
     if (d.code === 'hreflang/missing-return-link') this.returnLinkProblem(d, row);
   }
 

@@ -41,7 +41,7 @@ export function reportClient(bidiControls: RegExp): void {
     .map(byId) as [Elem, Elem, Elem, Elem, Elem, Elem, Elem, Elem, Elem, Elem];
   const headers = Array.from(table.querySelectorAll('thead th'));
   const count = (n: number): string => n.toLocaleString('en-US');
-  const FLAG_BITS: Record<string, number> = { d: 1, e: 2, w: 4, f: 8 };
+  const FLAG_BITS: Record<string, number> = { d: 1, e: 2, w: 4, f: 8, s: 16 };
 
   let text = '';
   let lowerText = '';
@@ -180,7 +180,7 @@ export function reportClient(bidiControls: RegExp): void {
     const link = /^https?:\/\//i.test(loc) ? cell('a', loc) : undefined;
     link?.setAttribute('href', loc);
     link?.setAttribute('rel', 'noreferrer nofollow');
-    const notes = [['d', 'duplicate'], ['e', 'error'], ['w', 'warning'], ['f', 'future lastmod']].filter(([letter]) => flags.includes(letter as string)).map(([, note]) => note);
+    const notes = [['d', 'duplicate'], ['e', 'error'], ['w', 'warning'], ['f', 'future lastmod'], ['s', 'reading stopped after it']].filter(([letter]) => flags.includes(letter as string)).map(([, note]) => note);
     const locCell = cell('th', link ?? loc, 'loc');
     locCell.setAttribute('scope', 'row');
     const tr = document.createElement('tr');

@@ -76,15 +76,15 @@ export class DirectoryCounts {
 /**
  * The host and directory of `loc`, to its path's second segment (`host/` for `/about`, `host/blog/` for
  * `/blog/post`, `host/blog/2024/` for `/blog/2024/05/post`) or its first (`host/blog/…`); the query and
- * fragment are not path.
+ * fragment are not path, nor host (RFC 3986 §3.2: `https://e.com?x` is in e.com's root).
  */
 function prefix(loc: string, twoLevels: boolean): string {
   const scheme = loc.indexOf('://');
   const hostStart = scheme === -1 ? 0 : scheme + 3;
-  const pathStart = scheme === -1 ? -1 : loc.indexOf('/', hostStart);
-  if (pathStart === -1) return `${loc.slice(hostStart)}${twoLevels ? '/' : '\u2026'}`;
-  let end = loc.length;
-  for (let i = pathStart; i < end; i++) if (loc.charCodeAt(i) === 0x3f || loc.charCodeAt(i) === 0x23) end = i;
+  let end = scheme === -1 ? loc.length : hostStart;
+  while (end < loc.length && loc.charCodeAt(end) !== 0x3f && loc.charCodeAt(end) !== 0x23) end++;
+  const pathStart = loc.indexOf('/', hostStart);
+  if (scheme === -1 || pathStart === -1 || pathStart >= end) return `${loc.slice(hostStart, end)}${twoLevels ? '/' : '\u2026'}`;
   const first = loc.indexOf('/', pathStart + 1);
   const firstEnd = first === -1 || first >= end ? pathStart + 1 : first + 1;
   if (!twoLevels) return `${loc.slice(hostStart, firstEnd)}\u2026`;

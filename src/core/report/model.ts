@@ -112,7 +112,8 @@ export const REPORT_SAMPLES = 20;
 
 /**
  * The URL table's rows: one TAB-separated line each, in set order; `file` indexes ReportModel.files,
- * `flags` are letters (d duplicate, e error, w warning, f future lastmod). A loc never holds TAB or a
- * line break, so nothing is quoted. The page holds them gzipped, base64, in `#sitemapkit-rows`.
+ * `flags` are letters (d duplicate, e error, w warning, f future lastmod, s the last row read of a file
+ * whose reading stopped: a budget, a corrupt gzip). A loc never holds TAB or a line break, so nothing
+ * is quoted. The page holds them gzipped, base64, in `#sitemapkit-rows`.
  */
 export const ROW_FIELDS = ['loc', 'lastmod', 'file', 'changefreq', 'priority', 'images', 'alternates', 'flags'] as const;

@@ -195,8 +195,8 @@ function directoriesSection(model: ReportModel): string {
   const rows = model.directories.map((d) => ({ name: d.prefix, value: d.urls }));
   if (rows.length === 0) return section('directories', 'URLs per directory', '<p>No URLs.</p>');
   const top = rows.slice(0, 25);
-  // A link fills the table's filter: `/blog/…` (the rest of /blog/) with /blog/; `(other)` is no prefix.
-  const link = (name: string): string => (name === '(other)' ? name : `<a href="#urls" data-filter="${attr(name.replace(/\u2026$/, ''))}" title="Show these URLs in the table"><code>${text(name)}</code></a>`);
+  // A link fills the table's filter: `/blog/…` (the rest of /blog/) with /blog/, a host's root `//e.com/` with //e.com (`https://e.com` has no path); `(other)` is no prefix.
+  const link = (name: string): string => (name === '(other)' ? name : `<a href="#urls" data-filter="${attr(name.replace(/\u2026$|^(\/\/[^/]*)\/$/, '$1'))}" title="Show these URLs in the table"><code>${text(name)}</code></a>`);
   const all = dataTable('URLs per path prefix', ['Prefix', 'URLs', 'Share'], rows.map((r) => [link(r.name), count(r.value), share(r.value, model.summary.urls)]), [1, 2]);
   return section('directories', 'URLs per directory', `${barChart(`URLs per path prefix${top.length < rows.length ? `, the ${top.length} largest` : ''}`, top)}
 <details><summary>${rows.at(-1)?.name === '(other)' ? `The ${count(rows.length - 1)} largest prefixes and the rest` : rows.length === 1 ? 'The prefix' : `All ${count(rows.length)} prefixes`} as a table</summary>${all}</details>`);
@@ -278,7 +278,7 @@ function urlTableSection(model: ReportModel): string {
 <label for="url-filter">Filter URLs</label>
 <input id="url-filter" type="search" autocomplete="off" spellcheck="false" placeholder="part of a URL or a lastmod" aria-describedby="url-status" disabled>
 <label for="url-only">Show</label>
-<select id="url-only" disabled><option value="">every URL</option><option value="e">with an error</option><option value="w">with a warning</option><option value="d">listed more than once</option><option value="f">with a lastmod in the future</option></select>
+<select id="url-only" disabled><option value="">every URL</option><option value="e">with an error</option><option value="w">with a warning</option><option value="d">listed more than once</option><option value="f">with a lastmod in the future</option><option value="s">where reading stopped</option></select>
 <a id="url-csv" href="#urls" download="sitemapkit-urls.csv" hidden>Download the rows shown as CSV</a>
 </div>
 <p id="url-status" role="status">Unpacking ${plural(model.summary.urls, 'URL')}…</p>

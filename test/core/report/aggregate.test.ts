@@ -201,6 +201,15 @@ test('every directory link of the page finds the URLs counted under it in the UR
   assert.deepEqual(filters.filter((query) => !found(query)), []);
 });
 
+test('a host\'s root folder is its host, whatever follows it (no path, a query, a fragment), and its link finds its URLs in a set of several hosts', () => {
+  const { agg, rows } = aggregator();
+  feed(agg, 'a.xml', [{ loc: 'https://a.example' }, { loc: 'https://b.example?page=2' }, { loc: 'https://b.example/#top' }, { loc: 'https://c.example/x/y' }]);
+  const model = agg.finish('');
+  assert.deepEqual(model.directories, [{ prefix: '//b.example/', urls: 2 }, { prefix: '//a.example/', urls: 1 }, { prefix: '//c.example/x/', urls: 1 }]);
+  const filters = [...reportPageParts(model).head.matchAll(/data-filter="([^"]*)"/g)].map((m) => m[1] as string);
+  for (const query of filters) assert.ok(rows.some((row) => (row[0] as string).includes(query)), `the link ${query} finds no URL`);
+});
+
 test('the headroom to the limits is to the profile the files were held to: --limits legacy takes 10 MB a file, not 50 MB', () => {
   const summary = (limits?: 'legacy'): string => {
     const agg = new ReportAggregator({ source: 'test', now: NOW, sitemapkitVersion: '0.0.0', onRows: () => {}, ...(limits === undefined ? {} : { limits }) });
@@ -246,6 +255,21 @@ test('problems carry the rule\'s title, Search Console wording and a fix; rows t
   assert.deepEqual(model.extensions.hreflangProblems, { count: 1, examples: [{ loc: 'https://e.com/x', alternate: 'https://e.com/c' }] });
   assert.equal(model.summary.errors, 1);
   assert.equal(model.summary.warnings, 1);
+});
+
+test('a reading stopped by a budget (--max-entries, --max-bytes) marks the last row read "reading stopped after it", not as an error of that URL', async () => {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from({ length: 10 }, (_, i) => `<url>\n<loc>https://e.com/${i}</loc>\n</url>\n`).join('')}</urlset>\n`;
+  for (const budget of [{ maxEntries: 5 }, { maxBytes: 300 }]) {
+    const { agg, rows } = aggregator();
+    agg.startFile({ name: 's.xml', parent: -1 });
+    await validateSitemap(new TextEncoder().encode(xml), { file: 's.xml', ...budget, onUrl: (entry, at) => agg.url(entry, at), onDiagnostic: (d) => agg.diagnostic(d) });
+    agg.endFile(END);
+    const model = agg.finish('');
+    const stopped = model.problems[0]?.examples[0];
+    assert.ok(stopped?.line !== undefined && /^budget\//.test(model.problems[0]?.code ?? ''), JSON.stringify(model.problems));
+    const flags = rows.map((r) => r[7]);
+    assert.deepEqual(flags, [...flags.slice(0, -1).map(() => ''), 's'], `${JSON.stringify(budget)}: the problem lists the file and line (${stopped.file}:${stopped.line}), the table the row it follows`);
+  }
 });
 
 test('the schema verdict: invalid when one file fails, not-checked when none has a schema', () => {
