@@ -16,7 +16,8 @@ export interface PagePathOptions {
 }
 
 const HTML_EXTENSION = /\.html?$/i;
-const INDEX_FILE = /^index\.html?$/i;
+// Apache's DirectoryIndex and nginx's index match the name as written: `a/` serves no `a/INDEX.HTM`.
+const INDEX_FILE = /^index\.html?$/;
 
 /** Whether a file name is a page (`.html` or `.htm`, any case). */
 export function isHtmlFile(name: string): boolean {

@@ -23,7 +23,9 @@ describe('pageUrlPath', () => {
     ['blog/post.html', { cleanUrls: true }, 'blog/post'],
     ['blog/post.html', { cleanUrls: true, trailingSlash: 'always' }, 'blog/post/'],
     ['blog/post.html', { cleanUrls: true, trailingSlash: 'never' }, 'blog/post'],
-    ['blog/INDEX.HTM', {}, 'blog/'],
+    // Apache's DirectoryIndex and nginx's index match the name case-sensitively: `blog/` serves no INDEX.HTM.
+    ['blog/INDEX.HTM', {}, 'blog/INDEX.HTM'],
+    ['blog/index.htm', { trailingSlash: 'never' }, 'blog'],
     ['about.htm', { cleanUrls: true }, 'about'],
     ['a b/c#d?.html', {}, 'a%20b/c%23d%3F.html'],
     ['50%/x.html', {}, '50%25/x.html'],
@@ -38,6 +40,7 @@ describe('pageUrlPath', () => {
     assert.deepEqual(pageUrlPathVariants('index.html'), ['', 'index.html']);
     assert.deepEqual(pageUrlPathVariants('blog/index.html').sort(), ['blog', 'blog/', 'blog/index.html']);
     assert.deepEqual(pageUrlPathVariants('blog/post.html').sort(), ['blog/post', 'blog/post.html', 'blog/post/']);
+    assert.deepEqual(pageUrlPathVariants('blog/INDEX.HTM').sort(), ['blog/INDEX', 'blog/INDEX.HTM', 'blog/INDEX/']);
   });
 
   it('the chosen URL path is always one of the variants', () => {
