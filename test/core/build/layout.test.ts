@@ -174,6 +174,20 @@ describe('selectPages', () => {
     assert.equal(decisions[0]?.canonicalForm, undefined);
   });
 
+  it('a canonical or refresh with an empty query (a?) names the page a static host serves there, the query being ignored', () => {
+    const pages = [
+      page('a.html', 'a.html', { canonical: 'https://example.com/a.html?' }),
+      page('b/index.html', 'b/', { canonical: 'https://example.com/b?#top' }),
+      page('c.html', 'c.html', { canonical: 'https://example.com/b/?' }),
+      page('d.html', 'd.html', { refresh: 'https://example.com/d.html?' }),
+      page('e.html', 'e.html', { canonical: 'https://example.com/e.html?p=2' }), // another URL: content may differ
+    ];
+    const decisions = selectPages(pages, base);
+    assert.deepEqual(decisions.map((d) => (d.listed ? 'listed' : d.reason)), ['listed', 'listed', 'canonical-elsewhere', 'listed', 'canonical-outside']);
+    // Listed at the page's own URL; the declared form (RFC 3986 §6.2.3: `a?` is not `a`) is said.
+    assert.deepEqual(decisions.map((d) => d.canonicalForm), ['https://example.com/a.html?', 'https://example.com/b?', undefined, undefined, undefined]);
+  });
+
   it('a URL a page is served at as named (c/ for c/index.html) is that page, though a page before it (c.html) may be served there too', () => {
     const pages = [page('c.html', 'c.html', { canonical: 'https://example.com/c/' }), page('c/index.html', 'c/'), page('d.html', 'd.html', { canonical: 'https://example.com/d/' })];
     // c.html was taken as a canonical to itself (listed, the listed form said to be wrong) as it came first.
