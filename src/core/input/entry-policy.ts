@@ -9,6 +9,7 @@ import { InvalidValueError, quoteValue } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore, toSitemapDate } from '../datetime.js';
 import { languageTagProblem } from '../validate/language-tag.js';
+import { integerValue } from '../validate/xsd-types.js';
 import { normalizeUrl } from '../url.js';
 
 /** Values for entries that lack the field (`--lastmod`, `--changefreq`, `--priority`), already validated. */
@@ -102,6 +103,7 @@ export class EntryPolicy {
     if ((entry.priority === undefined || entry.priority === null) && this.defaults.priority !== undefined) entry.priority = this.defaults.priority;
     const alternates = entry.alternates;
     if (Array.isArray(alternates) && alternates.length > 0) this.checkHreflang(entry, alternates, warn);
+    if (Array.isArray(entry.videos)) for (const video of entry.videos) checkDuration(video?.duration, warn);
     return true;
   }
 
@@ -192,6 +194,13 @@ export class EntryPolicy {
       if (this.tags.size < MAX_CACHED_TAGS) this.tags.set(tag, problem);
     }
     return problem;
+  }
+}
+
+// Google's video sitemaps: a duration "from 1 to 28800"; the writer, as sitemap-video.xsd, takes 0 (validate: video/zero-duration).
+function checkDuration(duration: unknown, warn: EntryWarningHandler): void {
+  if (duration === 0 || (typeof duration === 'string' && integerValue(duration.trim()) === 0)) {
+    warn('video/zero-duration', `video:duration ${quoteValue(duration)} is 0 seconds; Google takes 1 to 28,800: it is written as given, give the length of the video or leave it out`);
   }
 }
 
