@@ -648,8 +648,9 @@ describe('EntryPolicy', () => {
   it('a video:duration of 0 (Google takes 1 to 28,800; the XSD 0 too) is written as given with validate\'s warning video/zero-duration', () => {
     const video = { thumbnailLoc: '/t.jpg', title: 't', description: 'd', contentLoc: '/v.mp4' };
     const { list, warn } = warnings();
-    for (const duration of [0, '0', ' 00 ', '+0', 1, '1', 'x', '', undefined]) new EntryPolicy({ now: NOW }).prepare({ loc: '/v', videos: [{ ...video, duration }, null] } as UrlEntry, warn);
-    assert.deepEqual(list.map(([code, message]) => `${code} ${/^video:duration (".*") /.exec(message)?.[1]}`), ['video/zero-duration "0"', 'video/zero-duration "0"', 'video/zero-duration " 00 "', 'video/zero-duration "+0"']);
+    // JSON Lines, the one input with videos, gives numbers only; -0 too.
+    for (const duration of [0, -0, 1, 28_800, undefined]) new EntryPolicy({ now: NOW }).prepare({ loc: '/v', videos: [null, { ...video, duration }] } as UrlEntry, warn);
+    assert.deepEqual(list.map(([code]) => code), ['video/zero-duration', 'video/zero-duration']);
   });
 
   it('replace: drops a refused optional field (or puts the default), keeps required ones refused, and does nothing with --strict', () => {

@@ -9,7 +9,6 @@ import { InvalidValueError, quoteValue } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
 import { isFutureLastmod, parseW3cDatetime, surelyPastBefore, toSitemapDate } from '../datetime.js';
 import { languageTagProblem } from '../validate/language-tag.js';
-import { integerValue } from '../validate/xsd-types.js';
 import { normalizeUrl } from '../url.js';
 
 /** Values for entries that lack the field (`--lastmod`, `--changefreq`, `--priority`), already validated. */
@@ -96,7 +95,7 @@ export class EntryPolicy {
     if (this.keepPath !== undefined && !this.keepPath(filterPath(filterForm(loc)))) return false;
     const hash = loc.indexOf('#');
     if (hash !== -1) this.dropFragment(entry, loc, hash, warn);
-    const escape = entry.loc.includes('&') ? XML_ESCAPE.exec(entry.loc) : null;
+    const escape = XML_ESCAPE.exec(entry.loc);
     if (escape !== null) warn('loc/xml-escaped', `${quoteValue(entry.loc)} holds the XML escape ${quoteValue(escape[0])}; it is written as given, so the URL has those characters: if it was copied from XML, write the character it stands for`);
     const lastmod = entry.lastmod;
     if (lastmod === undefined || lastmod === null) {
@@ -108,7 +107,10 @@ export class EntryPolicy {
     if ((entry.priority === undefined || entry.priority === null) && this.defaults.priority !== undefined) entry.priority = this.defaults.priority;
     const alternates = entry.alternates;
     if (Array.isArray(alternates) && alternates.length > 0) this.checkHreflang(entry, alternates, warn);
-    if (Array.isArray(entry.videos)) for (const video of entry.videos) checkDuration(video?.duration, warn);
+    // Google's video sitemaps: a duration "from 1 to 28800"; the writer, as sitemap-video.xsd, takes 0 (validate: video/zero-duration).
+    if (Array.isArray(entry.videos) && entry.videos.some((video) => video?.duration === 0)) {
+      warn('video/zero-duration', 'video:duration is 0 seconds; Google takes 1 to 28,800: it is written as given, give the length of the video or leave it out');
+    }
     return true;
   }
 
@@ -199,13 +201,6 @@ export class EntryPolicy {
       if (this.tags.size < MAX_CACHED_TAGS) this.tags.set(tag, problem);
     }
     return problem;
-  }
-}
-
-// Google's video sitemaps: a duration "from 1 to 28800"; the writer, as sitemap-video.xsd, takes 0 (validate: video/zero-duration).
-function checkDuration(duration: unknown, warn: EntryWarningHandler): void {
-  if (duration === 0 || (typeof duration === 'string' && integerValue(duration.trim()) === 0)) {
-    warn('video/zero-duration', `video:duration ${quoteValue(duration)} is 0 seconds; Google takes 1 to 28,800: it is written as given, give the length of the video or leave it out`);
   }
 }
 
