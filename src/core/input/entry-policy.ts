@@ -95,7 +95,7 @@ export class EntryPolicy {
     if (this.keepPath !== undefined && !this.keepPath(filterPath(filterForm(loc)))) return false;
     const hash = loc.indexOf('#');
     if (hash !== -1) this.dropFragment(entry, loc, hash, warn);
-    const escape = XML_ESCAPE.exec(entry.loc);
+    const escape = entry.loc.includes('&') ? XML_ESCAPE.exec(entry.loc) : null;
     if (escape !== null) warn('loc/xml-escaped', `${quoteValue(entry.loc)} holds the XML escape ${quoteValue(escape[0])}; it is written as given, so the URL has those characters: if it was copied from XML, write the character it stands for`);
     const lastmod = entry.lastmod;
     if (lastmod === undefined || lastmod === null) {
