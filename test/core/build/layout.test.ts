@@ -342,6 +342,14 @@ describe('buildStableSet', () => {
     }
   });
 
+  it('a page with more than 1,000 images is listed with its first 1,000, as generate writes it (not without any)', () => {
+    const images = Array.from({ length: 1003 }, (_, i) => ({ loc: `https://example.com/${i}.png` }));
+    const set = buildStableSet([{ entry: { loc: 'https://example.com/p', images }, section: '' }], { baseUrl: 'https://example.com/', limits, gzip: false });
+    assert.deepEqual(set.refused.map((r) => [r.error.rule, r.keptWithout]), [['image/too-many', 'images past the limit']]);
+    const written = [...(set.children[0]?.text ?? '').matchAll(/<image:loc>https:\/\/example\.com\/(\d+)\.png</g)].map((m) => Number(m[1]));
+    assert.deepEqual(written, Array.from({ length: 1000 }, (_, i) => i));
+  });
+
   it('declares only the extension namespaces a file uses, and keeps a page whose alternates are refused', () => {
     const set = buildStableSet(
       [
