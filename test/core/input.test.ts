@@ -53,6 +53,7 @@ function throwsCode(fn: () => unknown, code: string, message: RegExp, rule?: str
 describe('parseTextLine', () => {
   it('trims, skips blanks and comments, keeps fragments', () => {
     assert.deepEqual(parseTextLine('  https://example.com/a  '), { loc: 'https://example.com/a' });
+    assert.deepEqual(parseTextLine('\t/a?b=1\t '), { loc: '/a?b=1' }); // around, as documented; inside a line it is refused
     assert.deepEqual(parseTextLine('https://example.com/a\r'), { loc: 'https://example.com/a' });
     assert.deepEqual(parseTextLine('\uFEFFhttps://example.com/'), { loc: 'https://example.com/' });
     assert.equal(parseTextLine(''), undefined);
@@ -631,6 +632,25 @@ describe('EntryPolicy', () => {
     assert.deepEqual(list.map(([code]) => code), ['hreflang/invalid-language', 'hreflang/invalid-language']);
     assert.match(list[0]?.[1] ?? '', /: write en-US; the URL is written without the alternate "\/us"$/);
     assert.match(list[1]?.[1] ?? '', /: write he;/);
+  });
+
+  it('a loc holding an XML escape (pasted from a sitemap: &amp; for &) is written as given with loc/xml-escaped', () => {
+    const { list, warn } = warnings();
+    const policy = new EntryPolicy({ now: NOW });
+    for (const loc of ['https://e.com/c?x=1&amp;y=2', '/e?a=1&amp;amp;b=2', "/it&apos;s", '/a?b=1&c=2', '/R&D;x', '/a?amp;b']) {
+      const entry: UrlEntry = { loc };
+      policy.prepare(entry, warn);
+      assert.equal(entry.loc, loc);
+    }
+    assert.deepEqual(list.map(([code, message]) => `${code} ${/the XML escape (\S+);/.exec(message)?.[1]}`), ['loc/xml-escaped "&amp;"', 'loc/xml-escaped "&amp;"', 'loc/xml-escaped "&apos;"']);
+  });
+
+  it('a video:duration of 0 (Google takes 1 to 28,800; the XSD 0 too) is written as given with validate\'s warning video/zero-duration', () => {
+    const video = { thumbnailLoc: '/t.jpg', title: 't', description: 'd', contentLoc: '/v.mp4' };
+    const { list, warn } = warnings();
+    // JSON Lines, the one input with videos, gives numbers only; -0 too.
+    for (const duration of [0, -0, 1, 28_800, undefined]) new EntryPolicy({ now: NOW }).prepare({ loc: '/v', videos: [null, { ...video, duration }] } as UrlEntry, warn);
+    assert.deepEqual(list.map(([code]) => code), ['video/zero-duration', 'video/zero-duration']);
   });
 
   it('replace: drops a refused optional field (or puts the default), keeps required ones refused, and does nothing with --strict', () => {

@@ -16,7 +16,8 @@ export interface PagePathOptions {
 }
 
 const HTML_EXTENSION = /\.html?$/i;
-const INDEX_FILE = /^index\.html?$/i;
+// Apache's DirectoryIndex and nginx's index match the name as written: `a/` serves no `a/INDEX.HTM`.
+const INDEX_FILE = /^index\.html?$/;
 
 /** Whether a file name is a page (`.html` or `.htm`, any case). */
 export function isHtmlFile(name: string): boolean {
@@ -29,34 +30,25 @@ export function isHtmlFile(name: string): boolean {
  */
 export function pageUrlPath(relPath: string, options: PagePathOptions = {}): string {
   const mode = options.trailingSlash ?? 'preserve';
-  const segments = relPath.split('/');
-  const file = segments.pop() ?? '';
-  const dir = segments.map(encodeSegment).join('/');
-  if (INDEX_FILE.test(file)) {
-    if (dir === '') return '';
-    return mode === 'never' ? dir : `${dir}/`;
-  }
-  const prefix = dir === '' ? '' : `${dir}/`;
-  if (options.cleanUrls === true) {
-    const name = encodeSegment(file.replace(HTML_EXTENSION, ''));
-    return mode === 'always' ? `${prefix}${name}/` : `${prefix}${name}`;
-  }
-  return prefix + encodeSegment(file);
+  const [listed, bare, folder] = pageUrlPathVariants(relPath);
+  // A directory page is listed at its folder (the root at ''); `never` drops the slash, except the root's.
+  if (listed === '' || listed.endsWith('/')) return mode === 'never' ? (folder ?? listed) : listed;
+  if (options.cleanUrls !== true) return listed;
+  return mode === 'always' ? `${bare}/` : bare;
 }
 
 /**
  * Every URL path (relative to the base, percent-encoded) a static host may serve the page at `relPath`
- * under, whatever the settings: does a canonical point at the page itself or at another page?
+ * under, whatever the settings: does a canonical point at the page itself or at another page? A
+ * directory page's are `a/`, `a/index.html`, `a` (the root's '', `index.html`); a file page's `a.html`, `a`, `a/`.
  */
-export function pageUrlPathVariants(relPath: string): string[] {
+export function pageUrlPathVariants(relPath: string): [string, string, string?] {
   const segments = relPath.split('/');
   const file = segments.pop() ?? '';
   const dir = segments.map(encodeSegment).join('/');
   const prefix = dir === '' ? '' : `${dir}/`;
   if (INDEX_FILE.test(file)) {
-    const variants = [prefix, prefix + encodeSegment(file)];
-    if (dir !== '') variants.push(dir);
-    return variants;
+    return dir === '' ? [prefix, encodeSegment(file)] : [prefix, prefix + encodeSegment(file), dir];
   }
   const bare = prefix + encodeSegment(file.replace(HTML_EXTENSION, ''));
   return [prefix + encodeSegment(file), bare, `${bare}/`];

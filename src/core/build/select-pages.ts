@@ -50,9 +50,8 @@ export function selectPages(pages: readonly PageCandidate[], baseUrl: string): P
       // An unusable canonical is ignored by search engines, as if there were none.
       return { listed: true };
     }
-    const key = siteUrlKey(canonical);
-    if (key === comparableUrl(page.url)) return { listed: true };
-    const target = byUrl.get(key);
+    if (comparableUrl(canonical) === comparableUrl(page.url)) return { listed: true };
+    const target = byUrl.get(siteUrlKey(canonical));
     if (target === i) return { listed: true, canonicalForm: canonical };
     return { listed: false, reason: target === undefined ? 'canonical-outside' : 'canonical-elsewhere', detail: canonical };
   });
@@ -76,9 +75,9 @@ export function siteUrlIndex(pages: readonly { relPath: string }[], baseUrl: str
   return byUrl;
 }
 
-/** The key of `url` in a `siteUrlIndex`: without fragment, escapes normalised (RFC 3986 §6.2.2.1). */
+/** The key of `url` in a `siteUrlIndex`: without fragment or empty query (a static host serves `a?` as `a`), escapes normalised (RFC 3986 §6.2.2.1). */
 export function siteUrlKey(url: string): string {
-  return comparableUrl(withoutFragment(url));
+  return comparableUrl(withoutFragment(url).replace(/\?$/, ''));
 }
 
 function withoutFragment(url: string): string {

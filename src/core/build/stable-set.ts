@@ -44,7 +44,7 @@ export interface RefusedEntry {
   entry: UrlEntry;
   error: InvalidValueError;
   /** True when the entry was kept without its extensions (images, alternates) rather than dropped. */
-  keptWithout?: 'alternates' | 'images' | 'extensions';
+  keptWithout?: 'alternates' | 'images' | 'extensions' | 'images past the limit';
 }
 
 export interface StableSet {
@@ -74,7 +74,7 @@ export function buildStableSet(entries: Iterable<StableEntry>, options: StableSe
   const refused: RefusedEntry[] = [];
   const sections = new Map<string, SerializedEntry[]>();
   for (const { entry, section } of entries) {
-    const item = serializeOne(serializer, entry, refused);
+    const item = serializeOne(serializer, entry, refused, options.limits.maxImagesPerUrl);
     if (item === undefined) continue;
     let list = sections.get(section);
     if (list === undefined) sections.set(section, (list = []));
@@ -190,10 +190,12 @@ function sortByHash(items: SerializedEntry[]): SerializedEntry[] {
 }
 
 // An entry whose extensions are refused (a malformed hreflang, an image URL too long) is still a
-// page worth listing: it is kept without them, and the refusal is reported.
-function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: RefusedEntry[]): SerializedEntry | undefined {
+// page worth listing: it is kept without them, and the refusal is reported. Past Google's limit of
+// images a page keeps its first (main content first), as generate writes it.
+function serializeOne(serializer: UrlEntrySerializer, entry: UrlEntry, refused: RefusedEntry[], maxImages: number): SerializedEntry | undefined {
   const { alternates, images } = entry;
   const attempts: [UrlEntry, RefusedEntry['keptWithout']][] = [[entry, undefined]];
+  if (images !== undefined && images.length > maxImages) attempts.push([{ ...entry, images: images.slice(0, maxImages) }, 'images past the limit']);
   if (alternates !== undefined && images !== undefined) attempts.push([{ ...entry, alternates: undefined }, 'alternates'], [{ ...entry, images: undefined }, 'images']);
   const without = alternates === undefined ? 'images' : images === undefined ? 'alternates' : 'extensions';
   if (alternates !== undefined || images !== undefined) attempts.push([{ ...entry, alternates: undefined, images: undefined }, without]);

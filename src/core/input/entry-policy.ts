@@ -3,7 +3,7 @@
 // (a #fragment, a future lastmod, an hreflang that is no BCP 47 tag), and after a refusal, the entry
 // without the refused optional field (none with `strict`).
 //
-// Once per entry: the common one costs an indexOf for `#` and a string comparison for lastmod.
+// Once per entry: the common one costs an indexOf for `#` and `&` and a string comparison for lastmod.
 
 import { InvalidValueError, quoteValue } from '../errors.js';
 import type { Changefreq, UrlEntry } from '../model.js';
@@ -34,6 +34,9 @@ export type EntryWarningHandler = (code: string, message: string) => void;
 /** Fields the writer may refuse and that an entry can do without. */
 const OPTIONAL_FIELDS: ReadonlySet<string> = new Set(['lastmod', 'changefreq', 'priority']);
 const HREFLANG_FIELD = 'xhtml:link@hreflang';
+
+// XML's escapes of the characters a URL may hold (a URL copied from a sitemap): `&amp;` in a URL is `&amp;amp;` in ours.
+const XML_ESCAPE = /&(?:amp|apos|quot|lt|gt);/;
 
 /** Distinct hreflang values whose verdict is remembered (a site has a few dozen). */
 const MAX_CACHED_TAGS = 1000;
@@ -92,6 +95,8 @@ export class EntryPolicy {
     if (this.keepPath !== undefined && !this.keepPath(filterPath(filterForm(loc)))) return false;
     const hash = loc.indexOf('#');
     if (hash !== -1) this.dropFragment(entry, loc, hash, warn);
+    const escape = entry.loc.includes('&') ? XML_ESCAPE.exec(entry.loc) : null;
+    if (escape !== null) warn('loc/xml-escaped', `${quoteValue(entry.loc)} holds the XML escape ${quoteValue(escape[0])}; it is written as given, so the URL has those characters: if it was copied from XML, write the character it stands for`);
     const lastmod = entry.lastmod;
     if (lastmod === undefined || lastmod === null) {
       if (this.defaults.lastmod !== undefined) entry.lastmod = this.defaults.lastmod;
@@ -102,6 +107,10 @@ export class EntryPolicy {
     if ((entry.priority === undefined || entry.priority === null) && this.defaults.priority !== undefined) entry.priority = this.defaults.priority;
     const alternates = entry.alternates;
     if (Array.isArray(alternates) && alternates.length > 0) this.checkHreflang(entry, alternates, warn);
+    // Google's video sitemaps: a duration "from 1 to 28800"; the writer, as sitemap-video.xsd, takes 0 (validate: video/zero-duration).
+    if (Array.isArray(entry.videos) && entry.videos.some((video) => video?.duration === 0)) {
+      warn('video/zero-duration', 'video:duration is 0 seconds; Google takes 1 to 28,800: it is written as given, give the length of the video or leave it out');
+    }
     return true;
   }
 

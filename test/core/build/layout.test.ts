@@ -23,7 +23,9 @@ describe('pageUrlPath', () => {
     ['blog/post.html', { cleanUrls: true }, 'blog/post'],
     ['blog/post.html', { cleanUrls: true, trailingSlash: 'always' }, 'blog/post/'],
     ['blog/post.html', { cleanUrls: true, trailingSlash: 'never' }, 'blog/post'],
-    ['blog/INDEX.HTM', {}, 'blog/'],
+    // Apache's DirectoryIndex and nginx's index match the name case-sensitively: `blog/` serves no INDEX.HTM.
+    ['blog/INDEX.HTM', {}, 'blog/INDEX.HTM'],
+    ['blog/index.htm', { trailingSlash: 'never' }, 'blog'],
     ['about.htm', { cleanUrls: true }, 'about'],
     ['a b/c#d?.html', {}, 'a%20b/c%23d%3F.html'],
     ['50%/x.html', {}, '50%25/x.html'],
@@ -38,6 +40,7 @@ describe('pageUrlPath', () => {
     assert.deepEqual(pageUrlPathVariants('index.html'), ['', 'index.html']);
     assert.deepEqual(pageUrlPathVariants('blog/index.html').sort(), ['blog', 'blog/', 'blog/index.html']);
     assert.deepEqual(pageUrlPathVariants('blog/post.html').sort(), ['blog/post', 'blog/post.html', 'blog/post/']);
+    assert.deepEqual(pageUrlPathVariants('blog/INDEX.HTM').sort(), ['blog/INDEX', 'blog/INDEX.HTM', 'blog/INDEX/']);
   });
 
   it('the chosen URL path is always one of the variants', () => {
@@ -169,6 +172,20 @@ describe('selectPages', () => {
       ['listed', 'canonical-elsewhere', 'listed'],
     );
     assert.equal(decisions[0]?.canonicalForm, undefined);
+  });
+
+  it('a canonical or refresh with an empty query (a?) names the page a static host serves there, the query being ignored', () => {
+    const pages = [
+      page('a.html', 'a.html', { canonical: 'https://example.com/a.html?' }),
+      page('b/index.html', 'b/', { canonical: 'https://example.com/b?#top' }),
+      page('c.html', 'c.html', { canonical: 'https://example.com/b/?' }),
+      page('d.html', 'd.html', { refresh: 'https://example.com/d.html?' }),
+      page('e.html', 'e.html', { canonical: 'https://example.com/e.html?p=2' }), // another URL: content may differ
+    ];
+    const decisions = selectPages(pages, base);
+    assert.deepEqual(decisions.map((d) => (d.listed ? 'listed' : d.reason)), ['listed', 'listed', 'canonical-elsewhere', 'listed', 'canonical-outside']);
+    // Listed at the page's own URL; the declared form (RFC 3986 §6.2.3: `a?` is not `a`) is said.
+    assert.deepEqual(decisions.map((d) => d.canonicalForm), ['https://example.com/a.html?', 'https://example.com/b?', undefined, undefined, undefined]);
   });
 
   it('a URL a page is served at as named (c/ for c/index.html) is that page, though a page before it (c.html) may be served there too', () => {
@@ -323,6 +340,14 @@ describe('buildStableSet', () => {
       const set = buildStableSet(entries, { baseUrl: 'https://example.com/', limits: exact, gzip: false });
       assert.deepEqual(set.children.map((c) => [c.urls, Buffer.byteLength(c.text)]), [[40, maxBytes]], images ? 'with an image' : 'plain');
     }
+  });
+
+  it('a page with more than 1,000 images is listed with its first 1,000, as generate writes it (not without any)', () => {
+    const images = Array.from({ length: 1003 }, (_, i) => ({ loc: `https://example.com/${i}.png` }));
+    const set = buildStableSet([{ entry: { loc: 'https://example.com/p', images }, section: '' }], { baseUrl: 'https://example.com/', limits, gzip: false });
+    assert.deepEqual(set.refused.map((r) => [r.error.rule, r.keptWithout]), [['image/too-many', 'images past the limit']]);
+    const written = [...(set.children[0]?.text ?? '').matchAll(/<image:loc>https:\/\/example\.com\/(\d+)\.png</g)].map((m) => Number(m[1]));
+    assert.deepEqual(written, Array.from({ length: 1000 }, (_, i) => i));
   });
 
   it('declares only the extension namespaces a file uses, and keeps a page whose alternates are refused', () => {
