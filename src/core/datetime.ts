@@ -284,9 +284,9 @@ export function toSitemapDate(input: DateInput, field = 'lastmod'): SitemapDate 
   return { text: convert(input, field), epochMs: pEpochMs }; // in this order: convert sets pEpochMs
 }
 
-/** `toSitemapDate(input, field).text`. */
-export function formatSitemapDate(input: DateInput, field = 'lastmod'): string {
-  return convert(input, field);
+/** `toSitemapDate(input).text`. */
+export function formatSitemapDate(input: DateInput): string {
+  return convert(input, 'lastmod');
 }
 
 /** A W3C Datetime string (a form `toSitemapDate` accepts) read; undefined (never a throw) for anything else. */
