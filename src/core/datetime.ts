@@ -37,7 +37,7 @@ export function surelyPastBefore(now: number): string {
 }
 
 /** What a W3C Datetime string says, as its readers ask it. */
-export interface ParsedW3cDatetime {
+interface ParsedW3cDatetime {
   /** How much was written: `year` (YYYY), `month` (YYYY-MM), `day` (YYYY-MM-DD), `minute` (…Thh:mm), `second` (…Thh:mm:ss[.s]). */
   precision: 'year' | 'month' | 'day' | 'minute' | 'second';
   /** The form sitemap.xsd accepts, as `toSitemapDate` emits it. */

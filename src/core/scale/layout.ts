@@ -30,7 +30,7 @@ export interface UrlPlace {
 }
 
 /** The most shards a set may have: every section has a child per shard it holds URLs of. */
-export const MAX_SHARDS = 65_536;
+const MAX_SHARDS = 65_536;
 
 export function checkShards(shards: number): number {
   if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
