@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { interceptSteps } from '../helpers/commit-steps.js';
-import { shardOf } from '../../src/core/scale/layout.js';
+import { shardOf } from '../helpers/shard-of.js';
 import { manifestOf, manifestText, setSerializer, shardSettings, writeIndexFromManifests } from '../../src/node/scale/shard-set.js';
 import { writeShard } from '../helpers/write-shard.js';
 import { applyChanges, placeChange, setSettings } from '../../src/node/scale/apply.js';
