@@ -37,7 +37,7 @@ export function surelyPastBefore(now: number): string {
 }
 
 /** What a W3C Datetime string says, as its readers ask it. */
-export interface ParsedW3cDatetime {
+interface ParsedW3cDatetime {
   /** How much was written: `year` (YYYY), `month` (YYYY-MM), `day` (YYYY-MM-DD), `minute` (…Thh:mm), `second` (…Thh:mm:ss[.s]). */
   precision: 'year' | 'month' | 'day' | 'minute' | 'second';
   /** The form sitemap.xsd accepts, as `toSitemapDate` emits it. */
@@ -284,9 +284,9 @@ export function toSitemapDate(input: DateInput, field = 'lastmod'): SitemapDate 
   return { text: convert(input, field), epochMs: pEpochMs }; // in this order: convert sets pEpochMs
 }
 
-/** `toSitemapDate(input, field).text`. */
-export function formatSitemapDate(input: DateInput, field = 'lastmod'): string {
-  return convert(input, field);
+/** `toSitemapDate(input).text`. */
+export function formatSitemapDate(input: DateInput): string {
+  return convert(input, 'lastmod');
 }
 
 /** A W3C Datetime string (a form `toSitemapDate` accepts) read; undefined (never a throw) for anything else. */

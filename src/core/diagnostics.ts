@@ -45,7 +45,7 @@ export interface DiagnosticCounts {
   infos: number;
 }
 
-export interface DiagnosticCollectorOptions {
+interface DiagnosticCollectorOptions {
   /** Diagnostics of one code kept; default 1,000. 0 keeps none (they are still counted and passed on); Infinity keeps all. */
   maxPerCode?: number;
   /** Receives every diagnostic, kept or not, as it is added. */

@@ -10,9 +10,9 @@ import { SitemapError, plural } from './errors.js';
 
 export const DEFAULT_INDEXNOW_ENDPOINT = 'https://api.indexnow.org/indexnow';
 /** The protocol's ceiling: "up to 10,000 URLs per post". */
-export const INDEXNOW_MAX_URLS_PER_POST = 10_000;
-export const INDEXNOW_KEY_MIN_LENGTH = 8;
-export const INDEXNOW_KEY_MAX_LENGTH = 128;
+const INDEXNOW_MAX_URLS_PER_POST = 10_000;
+const INDEXNOW_KEY_MIN_LENGTH = 8;
+const INDEXNOW_KEY_MAX_LENGTH = 128;
 
 /** One POST body, with the fields in the order the protocol's example shows. */
 export interface IndexNowPayload {
@@ -32,7 +32,7 @@ export interface IndexNowPayloadOptions {
   maxUrlsPerPost?: number | undefined;
 }
 
-export interface IndexNowStatusExplanation {
+interface IndexNowStatusExplanation {
   /** The URLs were received (200, 202): the submission can be recorded. */
   accepted: boolean;
   /** Worth another try after a wait (429, 5xx). */

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { childStemOf, placeOf, shardOf } from '../../src/core/scale/layout.js';
+import { childStemOf, placeOf } from '../../src/core/scale/layout.js';
+import { shardOf } from '../helpers/shard-of.js';
 import { scopeOf } from '../../src/core/url.js';
 
 const BASE = 'https://www.example.com/shop/';

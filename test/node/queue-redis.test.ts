@@ -397,7 +397,7 @@ test('two coordinators given the same --run at once: one adds it, the other is r
 test("a source's part retried starts over: what an attempt that failed after writing a shard's file left is not read with the next attempt's entries (a source whose rows changed between the two)", { skip, timeout: 20_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-part-retry-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { shardOf } = await import('../../src/core/scale/layout.js');
+  const { shardOf } = await import('../helpers/shard-of.js');
   const inShard = (shard: number): string => Array.from({ length: 100 }, (_, i) => `https://example.com/p-${i}`).find((loc) => shardOf(loc, { shards: 2, baseUrl: 'https://example.com/' }).bucket === shard) as string;
   // Attempt 1 reads a row of shard 0; by attempt 2 that row is gone and one of shard 1 came.
   const source = join(dir, 'source.mjs');

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shardOf } from '../../src/core/scale/layout.js';
+import { shardOf } from '../helpers/shard-of.js';
 import { ShardFiles, ShardRecords } from '../../src/node/scale/queue-split.js';
 import { FileSystemStorage } from '../../src/node/scale/storage.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { writeShard } from '../../src/node/scale/shard-set.js';
 import { tempDir } from '../helpers/tmp.js';
+import { writeShard } from '../helpers/write-shard.js';
 
 test('a shard writer removes its own machine\'s stale temporary folders, not another machine\'s', async () => {
   const out = tempDir();

@@ -273,11 +273,6 @@ export class StreamDecoder {
     return this.sniff;
   }
 
-  /** Number of invalid byte sequences found so far (all of them, reported or not). */
-  get invalidSequences(): number {
-    return this.invalid;
-  }
-
   /** Whether ASCII bytes written now would come out as themselves: sniffed, ASCII-safe, no partial sequence. */
   get takesAsciiAsIs(): boolean {
     return this.head === undefined && !this.ended && this.asciiSafe && !this.pending;

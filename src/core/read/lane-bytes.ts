@@ -5,7 +5,7 @@
 import type { XmlTokenizer } from '../xml/tokenizer.js';
 
 /** What readAsciiChunk needs of its caller, which owns the decoding and the positions. */
-export interface AsciiChunkSink {
+interface AsciiChunkSink {
   /** Decode `bytes[from, to)` and give the text to the tokenizer (through whatever else reads it). */
   text(from: number, to: number): void;
   /** `bytes[from, to)` were read from the bytes: they hold `lines` line breaks and end at `column`. */

@@ -18,8 +18,8 @@ export const FORMAT_SNIFF_CHARS = 1024;
 export const SITEMAP_NS: string = NS.sitemap;
 /** Google's namespaces from before sitemaps.org (2005–2006); still found in the wild and still read. */
 export const LEGACY_SITEMAP_NS: readonly string[] = ['http://www.google.com/schemas/sitemap/0.84', 'http://www.google.com/schemas/sitemap/0.9'];
-export const ATOM_NS = 'http://www.w3.org/2005/Atom';
-export const ATOM03_NS = 'http://purl.org/atom/ns#';
+const ATOM_NS = 'http://www.w3.org/2005/Atom';
+const ATOM03_NS = 'http://purl.org/atom/ns#';
 
 /** True when the bytes start with the gzip magic number 1f 8b (RFC 1952). */
 export function isGzip(bytes: Uint8Array): boolean {
@@ -36,7 +36,7 @@ const OTHER_COMPRESSIONS: readonly (readonly [name: string, magic: RegExp])[] = 
   ['zlib', /^x[\x01\x9c\xda]/],
 ];
 
-export type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
+type EncodingSource = 'bom' | 'pattern' | 'declaration' | 'default';
 
 export interface EncodingSniff {
   /** The WHATWG name of the encoding to decode with (never `iso-8859-1`: that label decodes as `windows-1252`), or `us-ascii`. */
@@ -304,7 +304,7 @@ export function sniffFormat(text: string): SniffedFormat {
   }
 }
 
-export type RootFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'html' | 'unknown';
+type RootFormat = 'urlset' | 'sitemapindex' | 'rss' | 'atom' | 'atom03' | 'html' | 'unknown';
 
 /**
  * The format a root element decides: `urlset` and `sitemapindex` in any namespace (sitemapNamespaceProblem
@@ -316,7 +316,7 @@ export function formatOfRoot(uri: string, local: string): RootFormat {
   return local.toLowerCase() === 'html' ? 'html' : 'unknown';
 }
 
-export interface NamespaceProblem {
+interface NamespaceProblem {
   code: 'namespace/legacy' | 'namespace/missing' | 'namespace/wrong';
   severity: Severity;
   message: string;

@@ -5,18 +5,9 @@
 
 import { urlHash } from '../build/stable-set.js';
 import { sectionFileStem, sectionOf } from '../build/partition.js';
-import { dedupeKey, normalizeUrl, scopeOf } from '../url.js';
+import { dedupeKey } from '../url.js';
 import { SitemapError } from '../errors.js';
 import { TOKEN_LENGTH } from '../write/child-names.js';
-
-export interface ShardLayout {
-  /** How many shards (buckets per section) the set has: fixed for the life of the set. */
-  shards: number;
-  /** Where the set is served; a URL's section is the first path segment under it. */
-  baseUrl: string;
-  /** The set's name (`sitemap`). */
-  name?: string;
-}
 
 export interface UrlPlace {
   /** The URL's section: its first path segment under the base URL ('' at the top level, and for a folder's own page). */
@@ -30,18 +21,13 @@ export interface UrlPlace {
 }
 
 /** The most shards a set may have: every section has a child per shard it holds URLs of. */
-export const MAX_SHARDS = 65_536;
+const MAX_SHARDS = 65_536;
 
 export function checkShards(shards: number): number {
   if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
     throw new SitemapError('ERR_SITEMAP_OPTION', `shards must be a whole number from 1 to ${MAX_SHARDS}, got ${shards}`);
   }
   return shards;
-}
-
-/** Where `loc` goes: its section, bucket and child. `loc` is normalised first, as the writer does. */
-export function shardOf(loc: string, layout: ShardLayout): UrlPlace {
-  return placeOf(normalizeUrl(loc, 'loc', layout.baseUrl), scopeOf(layout.baseUrl).prefix, checkShards(layout.shards), layout.name ?? 'sitemap');
 }
 
 /**
@@ -53,7 +39,7 @@ export const LAYOUT_VERSION = 3;
 /** A folder's own page (`/blog/`) goes at the top level: a site of one-page folders is not a child per page. */
 const FOLDER_PAGE = /^[^/]*\/(?:index\.[a-z0-9]+)?$/i;
 
-/** `shardOf` for a loc already normalised (what UrlEntrySerializer gives); `prefix` is the base URL's scope prefix (url.ts scopeOf). */
+/** Where `loc`, already normalised (what UrlEntrySerializer gives), goes: its section, bucket and child; `prefix` is the base URL's scope prefix (url.ts scopeOf). */
 export function placeOf(loc: string, prefix: string, shards: number, name: string): UrlPlace {
   // Spellings of one URL meet in one child, where the set writes it once (urlHash hashes that form too).
   const path = pathUnder(dedupeKey(loc), prefix);

@@ -23,7 +23,7 @@ export function laneEntries(name: 'url' | 'sitemap', reader: XmlSitemapReader, s
 }
 
 /** Told of an entry just before the reader delivers it; `hash1`, `hash2`: its loc's fingerprint, when known. */
-export type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: number) => void;
+type Delivering = (entry: UrlEntry | SitemapRef, hash1?: number, hash2?: number) => void;
 
 /** The validator's checks of a run the sink counted (ReaderSink.urlRun): the lane's last `count` records. */
 type CheckRun = (text: RunText, count: number, bytes: Uint8Array | undefined) => void;

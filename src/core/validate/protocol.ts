@@ -99,7 +99,7 @@ export const PROTOCOL_RULES: readonly RuleInfo[] = [
   ...ENTRY_RULES, LOC_NOT_ENCODED, LOC_CREDENTIALS, LOC_OUT_OF_SCOPE, LOC_DUPLICATE, DUPLICATES_NOT_CHECKED, TOO_MANY_URLS, FILE_TOO_LARGE, TOO_MANY_SITEMAPS, NEWS_TOO_MANY, INDEX_NESTED,
 ];
 
-export interface ProtocolOptions {
+interface ProtocolOptions {
   limits: Limits;
   /** The sitemap's URL: every URL must be within its directory (sitemaps.org: location). */
   location?: string;

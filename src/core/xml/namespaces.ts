@@ -19,7 +19,7 @@ export function isDroppedDeclaration(name: string, value: string): boolean {
 }
 
 /** A resolved name. `uri` is '' for no namespace, and also for an undeclared prefix (check with `lookup`). */
-export interface ResolvedName {
+interface ResolvedName {
   readonly uri: string;
   readonly local: string;
   readonly prefix: string;

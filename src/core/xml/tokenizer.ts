@@ -32,7 +32,7 @@ export interface XmlAttribute {
 }
 
 /** The pseudo-attributes of `<?xml ...?>`, as written. */
-export interface XmlDeclaration {
+interface XmlDeclaration {
   version?: string;
   encoding?: string;
   standalone?: string;

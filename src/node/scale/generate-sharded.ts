@@ -1,5 +1,5 @@
 // `generate --shards N`: a sharded set (core/scale/layout.ts) written by one process. Entries are
-// spilled by child, then each shard is written as writeShard would, the index last: memory holds one
+// spilled by child, then each shard is written (shard-set.ts writeShardStems), the index last: memory holds one
 // child's entries at a time, not the set.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';

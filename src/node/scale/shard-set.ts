@@ -15,10 +15,9 @@ import { contentToken, numberedSetPattern, withContentToken } from '../../core/w
 import { serializeSitemapIndex } from '../../core/write/sitemap-index.js';
 import { checkShards, childStemOf, indexFileNames, indexLink, LAYOUT_VERSION, manifestFileName, placeOf } from '../../core/scale/layout.js';
 import { ofLongerSet, ofOtherSets, StagedOutput, syncFiles, writeFileAtomic, type StagedFile } from '../staged-output.js';
-import { admit, checkOptions, type Admission, type SetSettings, type WriteSitemapsOptions } from '../write-sitemaps.js';
+import { checkOptions, type Admission, type SetSettings, type WriteSitemapsOptions } from '../write-sitemaps.js';
 // The scale modules admit entries and check names as writeSitemaps does, through the set's module.
 export { admit, PLAIN_NAME } from '../write-sitemaps.js';
-import { Spill } from './spill.js';
 import { layOutRecords, type RecordChild } from './stem-records.js';
 import { ioErrorReason } from '../io-errors.js';
 import { EntryPolicy, type EntryWarningHandler } from '../../core/input/entry-policy.js';
@@ -143,39 +142,6 @@ type StemEntries = SerializedEntry[] | Buffer;
 /** The serializer of a set's entries: the same for every shard, so a shard's bytes never depend on who writes it. */
 export function setSerializer(settings: ShardSettings): UrlEntrySerializer {
   return new UrlEntrySerializer({ limits: settings.limits, baseUrl: settings.baseUrl, ...(settings.scope !== undefined ? { scope: settings.scope } : {}) });
-}
-
-export interface WriteShardOptions extends ShardSetOptions {
-  /** Which shard (0 … shards-1). Entries of other shards are skipped and counted (`otherShards`). */
-  shard: number;
-  entries: Iterable<UrlEntry> | AsyncIterable<UrlEntry>;
-  /** Called for a refused entry (skipped); without it the first refused entry throws. */
-  onInvalid?: (error: InvalidValueError, entry: UrlEntry) => void;
-}
-
-/** One shard's children, then its manifest; nothing published. The same entries give the same bytes in any order. */
-export async function writeShard(options: WriteShardOptions): Promise<ShardManifest & { otherShards: number; rejected: number }> {
-  const settings = shardSettings(options);
-  if (!Number.isInteger(options.shard) || options.shard < 0 || options.shard >= settings.shards) {
-    throw new SitemapError('ERR_SITEMAP_OPTION', `shard must be a whole number from 0 to ${settings.shards - 1}, got ${options.shard}`);
-  }
-  const output = await shardOutput(settings);
-  try {
-    const serializer = setSerializer(settings);
-    const spill = new Spill((stem) => output.path(`entries-${stem}`));
-    let otherShards = 0;
-    let rejected = 0;
-    for await (const entry of options.entries) {
-      const placed = admit(entry, options, (admitted) => placedEntry(serializer, settings, admitted));
-      if (placed === null) rejected++;
-      else if (placed?.bucket !== options.shard) otherShards++;
-      else spill.add(placed.child, placed.item.loc, placed.item);
-    }
-    const manifest = await writeShardStems(settings, options.shard, spill.keys(), (stem) => spill.takeBytes(stem), { output });
-    return { ...manifest, otherShards, rejected };
-  } finally {
-    await output.abort();
-  }
 }
 
 /** generate's EntryPolicy (no option of its own) as admit's options, for apply and queued runs: a refused optional part dropped with a warning. */

@@ -25,7 +25,14 @@ function decode(chunks: Uint8Array[], window?: number, fast?: (bytes: Uint8Array
   let text = '';
   for (const c of chunks) text += d.write(c);
   text += d.end();
-  return { text, encoding: d.encoding, diagnostics: [...d.diagnostics], invalid: d.invalidSequences };
+  return { text, encoding: d.encoding, diagnostics: [...d.diagnostics], invalid: invalidSequences(d.diagnostics) };
+}
+
+/** The invalid byte sequences the diagnostics count: one each, or past the first ones, the total they end with. */
+function invalidSequences(diagnostics: readonly Diagnostic[]): number {
+  const reported = diagnostics.filter((d) => d.code === 'encoding/invalid-bytes');
+  const total = /^(\d+) invalid .* in all/.exec(reported.at(-1)?.message ?? '');
+  return total === null ? reported.length : Number(total[1]);
 }
 
 const whole = (bytes: Uint8Array, window?: number): Decoded => decode([bytes], window);
