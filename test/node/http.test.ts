@@ -523,6 +523,28 @@ describe('a timeout after a redirect', () => {
   });
 });
 
+describe('a redirect the address policy refuses', () => {
+  it('names the target it refused, not only the URL asked for', async () => {
+    const s = await startSiteServer({ '/to-file.xml': { status: 302, headers: { location: 'file:///etc/passwd' } }, '/to-private.xml': { status: 302, headers: { location: 'http://10.0.0.1/s.xml' } } });
+    const client = new HttpClient({ allowAddresses: ['127.0.0.1/32'], retries: 0 });
+    try {
+      const file = await client.get(s.url('/to-file.xml'));
+      assert.ok(!file.ok);
+      assert.deepEqual([file.code, file.message], ['fetch/scheme-refused', 'not followed: redirects to file:///etc/passwd, and file: URLs are not fetched (only http and https)']);
+      const hop = await client.get(s.url('/to-private.xml'));
+      assert.ok(!hop.ok);
+      assert.equal(hop.message, 'not followed: redirects to http://10.0.0.1/s.xml, and 10.0.0.1 is a private address (use --allow-private to fetch from private networks)');
+      // Asked directly, the URL is the caller's to name.
+      const direct = await client.get('http://10.0.0.1/s.xml');
+      assert.ok(!direct.ok);
+      assert.equal(direct.message, '10.0.0.1 is a private address (use --allow-private to fetch from private networks)');
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
 describe('a run stopped by its signal with a reason of its own', () => {
   it('is fetch/aborted, not retried, before the answer and during the body, whatever the reason', async () => {
     const raw = await startRawServer((socket, path) => {

@@ -291,7 +291,8 @@ export class HttpClient {
       const refusal = await this.policy.check(target);
       if (refusal !== undefined) {
         firstSlot?.();
-        return failed(refusal.code, refusal.message, current);
+        // A refused hop is named: the URL asked for is not the one refused.
+        return failed(refusal.code, current === url ? refusal.message : `not followed: redirects to ${current}, and ${refusal.message}`, current);
       }
       // The caller is asked about a redirect's target once the policy allows it (a file: URL has no robots.txt).
       const from = redirects.at(-2) ?? url;
