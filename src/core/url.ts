@@ -306,6 +306,12 @@ export function unusableUrl(url: string): { why: string; hint: string } | undefi
   return { why: `URL parsers refuse its host ${quoteValue(host)}`, hint: 'write the host as registered: an xn-- label must be valid punycode (IDNA), and a host holds no space or escape of a character a host cannot have' };
 }
 
+/** `not a URL: "…"`, with why URL parsers refuse it where unusableUrl can say. */
+export function notAUrl(text: string): string {
+  const why = unusableUrl(text)?.why;
+  return `not a URL: ${JSON.stringify(text)}${why === undefined ? '' : ` (${why})`}`;
+}
+
 /** @internal normalizeUrl without the fast path, for tests that compare the two. */
 export function _normalizeUrlSlow(input: string, field = 'loc', base?: string, maxLength: number = MAX_URL_LENGTH): string {
   return normalize(input, field, base, maxLength, false);
