@@ -30,17 +30,14 @@ export function fatalFailure(io: CliIo, command: string, error: unknown, before 
 export async function writeSet<T extends object>(io: CliIo, command: string, progress: Progress, write: (signal: AbortSignal) => Promise<T>, failed = (error: unknown): number => fatalFailure(io, command, error)): Promise<T | number> {
   const controller = new AbortController();
   const removeHandler = io.onInterrupt?.(() => controller.abort());
-  try {
-    return await write(controller.signal);
-  } catch (error) {
-    progress.clear();
-    if (!controller.signal.aborted) return failed(error);
-    io.stderr.write(`sitemapkit ${command}: interrupted; the previous sitemaps were left as they were\n`);
-    return EXIT_INTERRUPTED;
-  } finally {
-    removeHandler?.();
-    progress.clear();
-  }
+  const outcome = await write(controller.signal).then((value) => ({ value }), (error: unknown) => ({ error }));
+  // Done either way: the progress line goes before anything is said.
+  removeHandler?.();
+  progress.clear();
+  if ('value' in outcome) return outcome.value;
+  if (!controller.signal.aborted) return failed(outcome.error);
+  io.stderr.write(`sitemapkit ${command}: interrupted; the previous sitemaps were left as they were\n`);
+  return EXIT_INTERRUPTED;
 }
 
 /** `make()`, with a SitemapError it throws (a value the library refuses) turned into a UsageError saying `prefix` first. */

@@ -115,8 +115,8 @@ export class ParsedArgs {
   }
 }
 
-/** Parses `argv` by `spec`; a usage problem throws a UsageError of one line. */
-export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+/** Parses `argv` by `spec` (`utf8`: see CliIo.argvUtf8); a usage problem throws a UsageError of one line. */
+export function parseCommand(spec: CommandSpec, argv: readonly string[], utf8 = false): ParsedArgs {
   const values = new Map<string, Value>();
   const positionals: string[] = [];
   const byName = new Map<string, { option: OptionSpec; alias?: OptionAlias }>();
@@ -125,7 +125,7 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
     for (const alias of option.aliases ?? []) byName.set(alias.name, { option, alias });
   }
   const set = (option: OptionSpec, raw: string | true, spelled: string): void => {
-    const value = raw === true ? true : parseValue(option, raw, spelled);
+    const value = raw === true ? true : parseValue(option, raw, spelled, utf8);
     if (option.multiple === true) values.set(option.name, [...((values.get(option.name) as string[] | undefined) ?? []), value as string]);
     else values.set(option.name, value);
   };
@@ -179,7 +179,7 @@ const UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, 
 const COUNT = /^(?:\d{1,3}(?:[_,]\d{3})+|\d+)$/;
 const SIZE = /^(\d{1,3}(?:[_,]\d{3})+|\d+)(?:([kmg])(?:i?b)?)?$/i;
 
-function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
+function parseValue(option: OptionSpec, raw: string, spelled: string, utf8: boolean): Value {
   const value = raw.trim();
   const bad = (): never => {
     throw new UsageError(`${spelled} needs ${valueDescription(option)}, got ${JSON.stringify(raw)}`);
@@ -219,7 +219,7 @@ function parseValue(option: OptionSpec, raw: string, spelled: string): Value {
       // "-" means standard input or output (curl -o -, tar -f -): taken for a name, it made a file "-".
       if (value === '-') throw new UsageError(`${spelled} needs a path, got "-" (standard input or output cannot stand for a ${option.value} here; ./- is a file named -)`);
       // Node reads argv as UTF-8, U+FFFD for a byte that is not: `--out $'g\xff'` wrote into "g\uFFFD".
-      if (raw.includes('\uFFFD')) throw new UsageError(`${spelled} ${JSON.stringify(raw)}: the name is not valid UTF-8 (Node reads U+FFFD in its place), so it would name another file; use a UTF-8 name`);
+      if (!utf8 && raw.includes('\uFFFD')) throw new UsageError(`${spelled} ${JSON.stringify(raw)}: the name is not valid UTF-8 (Node reads U+FFFD in its place), so it would name another file; use a UTF-8 name`);
       return raw;
   }
 }
@@ -353,7 +353,7 @@ type CommandLine<T> = { readonly args: ParsedArgs; readonly checked: T } | { rea
  */
 export async function commandLine<T = undefined>(spec: CommandSpec, argv: readonly string[], io: CliIo, check?: (args: ParsedArgs) => T | Promise<T>): Promise<CommandLine<T>> {
   try {
-    const args = parseCommand(spec, argv);
+    const args = parseCommand(spec, argv, io.argvUtf8);
     if (args.flag('help')) {
       io.stdout.write(commandHelp(spec));
       return { exit: EXIT_OK };

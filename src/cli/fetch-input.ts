@@ -100,11 +100,9 @@ export function sitemapInput(path: string, io: CliIo, command: string, quiet: bo
   return path === '-' ? { file: '<stdin>', local: io.stdin as NodeJS.ReadableStream as AsyncIterable<Uint8Array | string> } : { file: path, local: path };
 }
 
-/** A source of `diff` or `report`: a URL (inputUrl) or a path; `named.assumed` once one was given without a scheme. */
-export function sitemapSource(text: string, io: CliIo, command: string, quiet: boolean, named: { assumed: boolean }): SitemapSource {
-  const remote = inputUrl(text, io, command, quiet);
-  named.assumed ||= remote?.assumed === true;
-  return remote === undefined ? { path: text } : { url: remote.url };
+/** A source of `diff` or `report`: a URL (inputUrl, `assumed` when given without a scheme) or a path. */
+export function sitemapSource(text: string, io: CliIo, command: string, quiet: boolean): SitemapSource & { assumed?: boolean } {
+  return inputUrl(text, io, command, quiet) ?? { path: text };
 }
 
 export function schemeNotice(command: string, url: string, missingFile?: string): string {

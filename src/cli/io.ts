@@ -1,6 +1,6 @@
 // What a command may touch of the outside world. The bin passes the process's; tests pass their own.
 
-import { createReadStream, fstatSync } from 'node:fs';
+import { createReadStream, fstatSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { ioErrorReason } from '../node/io-errors.js';
 import { printable } from './format.js';
@@ -22,6 +22,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** The HTTP client of commands that submit (indexnow); default Node's fetch. Tests pass their own. */
   fetch?: typeof globalThis.fetch;
+  /** True when a U+FFFD in the arguments is that character, not Node's stand-in for a byte that is not UTF-8. */
+  argvUtf8?: boolean;
   /** Installs a handler for Ctrl-C / SIGTERM; returns a function that removes it. */
   onInterrupt?: (handler: () => void) => () => void;
 }
@@ -41,6 +43,7 @@ export function processIo(): CliIo {
     },
     cwd: process.cwd(),
     env: process.env,
+    argvUtf8: argvIsUtf8(),
     onInterrupt(handler) {
       const listener = (signal: NodeJS.Signals): void => {
         stoppedBy = signal;
@@ -54,6 +57,22 @@ export function processIo(): CliIo {
       };
     },
   };
+}
+
+/**
+ * Node decodes argv as UTF-8 with U+FFFD for a byte that is not, and keeps no bytes; Linux does
+ * (/proc/self/cmdline, proc(5)). Whether the arguments' bytes are UTF-8; false where not known.
+ */
+function argvIsUtf8(): boolean {
+  const args = process.argv.slice(2);
+  if (!args.some((arg) => arg.includes('\uFFFD'))) return true;
+  try {
+    // Its last arguments, as many as Node's, must be Node's: a process title (--title) overwrites them.
+    const cmdline = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync('/proc/self/cmdline'));
+    return cmdline.split('\0').slice(-1 - args.length, -1).join('\0') === args.join('\0');
+  } catch {
+    return false;
+  }
 }
 
 /** The last signal processIo's handlers received. */

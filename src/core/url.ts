@@ -292,16 +292,24 @@ export function unusableUrl(url: string): { why: string; hint: string } | undefi
     usableOrigin = origin[0];
     return undefined;
   }
-  const authority = origin[1] as string;
-  // The port follows the authority's last ':' (user information comes before '@', an IPv6 address sits in brackets).
-  const port = /:([0-9]+)$/.exec(authority)?.[1];
-  if (port !== undefined && Number(port) > 65_535) return { why: `its port ${port} is past 65535`, hint: 'a port is a number from 0 to 65535' };
-  const host = authority.slice(authority.lastIndexOf('@') + 1).replace(/:[0-9]*$/, '');
+  const hostPort = (origin[1] as string).replace(/^.*@/, '');
+  // The port follows the host (user information comes before '@'); an IPv6 address sits in brackets, its ':'s no port's.
+  const [, host = hostPort, port] = /^(\[[^\]]*\]|[^:]*)(?::([0-9]*))?$/.exec(hostPort) ?? [];
+  if (Number(port) > 65_535) return { why: `its port ${port} is past 65535`, hint: 'a port is a number from 0 to 65535' };
+  if (host.startsWith('[')) {
+    return { why: `its host ${quoteValue(host)} is not an IPv6 address in brackets`, hint: "an IPv6 address is hex groups split by ':' (eight, or fewer with one ::), closed by ']'; URL parsers take no zone (%eth0) or other form in brackets" };
+  }
   // WHATWG URL: a host whose last label (a final dot aside) is a number (digits, or 0x and hex) is parsed as an IPv4 address.
   if (/(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)\.?$/i.test(host)) {
     return { why: `its host ${quoteValue(host)} ends in a number, so it is read as an IPv4 address, and it is not one`, hint: 'an IPv4 address is four numbers from 0 to 255; a host name cannot end in a number' };
   }
   return { why: `URL parsers refuse its host ${quoteValue(host)}`, hint: 'write the host as registered: an xn-- label must be valid punycode (IDNA), and a host holds no space or escape of a character a host cannot have' };
+}
+
+/** `not a URL: "…"`, with why URL parsers refuse it where unusableUrl can say. */
+export function notAUrl(text: string): string {
+  const why = unusableUrl(text)?.why;
+  return `not a URL: ${JSON.stringify(text)}${why === undefined ? '' : ` (${why})`}`;
 }
 
 /** @internal normalizeUrl without the fast path, for tests that compare the two. */

@@ -15,6 +15,7 @@ import { sniffFormat } from '../core/read/sniff.js';
 import { showsSitemap, type SitemapFormat } from '../core/read/types.js';
 import { crawlerToken, robotsMatcher } from '../core/robots/match.js';
 import { MAX_ROBOTS_BYTES, parseRobotsTxt } from '../core/robots/robots-txt.js';
+import { notAUrl } from '../core/url.js';
 import { HttpCache } from './http/cache.js';
 import { HostQueues } from './http/slots.js';
 import { DEFAULT_MAX_BODY_BYTES, FetchFailure, HttpClient, hostUnreachable, type HttpClientOptions, type HttpFailure, type HttpOutcome, type HttpResponse } from './http/client.js';
@@ -434,7 +435,7 @@ class Discovery {
       // RFC 9309 §2.3.1.3-4: a 4xx is no file, and so is a 3xx not followed (§2.3.1.2); a 5xx is unreachable,
       // and so is 429, a busy server (Google: "4xx, except 429").
       node.outcome = outcome.status >= 500 || outcome.status === 429 ? 'failed' : 'absent';
-      if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}${this.client.retriesSaid(outcome)}`);
+      if (node.outcome === 'failed') say('discover/robots-unreachable', `robots.txt answered ${outcome.status}${this.client.answerSaid(outcome)}`);
     } else {
       node.status = outcome.status;
       try {
@@ -490,7 +491,7 @@ class Discovery {
     const key = visitKey(url);
     if (key === undefined) {
       siblings.push(node);
-      return this.fail(node, diagnostic('fetch/bad-url', `not a URL: ${JSON.stringify(url)}`, url));
+      return this.fail(node, diagnostic('fetch/bad-url', notAUrl(url), url));
     }
     const seen = this.visited.get(key);
     if (seen !== undefined) {
@@ -694,7 +695,7 @@ class Discovery {
       node.timeMs = performance.now() - start;
       if (node.via === 'probe' && outcome.status >= 400 && outcome.status < 500) return this.absent(node);
       const text = STATUS_TEXT[outcome.status];
-      return this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.retriesSaid(outcome)}`, node.url));
+      return this.fail(node, diagnostic('fetch/http-status', `HTTP ${outcome.status}${text !== undefined ? ` ${text}` : ''}${this.client.answerSaid(outcome)}`, node.url));
     }
     await this.read(node, body, outcome);
     node.timeMs = performance.now() - start;

@@ -55,7 +55,7 @@ export async function fetchSitemap(url: string, client: HttpClient): Promise<Fet
   if (!outcome.ok) throw new SitemapFetchError(url, outcome.code as `fetch/${string}`, `${outcome.message} (${outcome.code})`, false);
   if (outcome.status < 200 || outcome.status > 299) {
     await outcome.body.cancel();
-    throw new SitemapFetchError(url, 'fetch/http-status', `HTTP ${outcome.status}${client.retriesSaid(outcome)}`, true, outcome.status);
+    throw new SitemapFetchError(url, 'fetch/http-status', `HTTP ${outcome.status}${client.answerSaid(outcome)}`, true, outcome.status);
   }
   const response = outcome.body;
   return {

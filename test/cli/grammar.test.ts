@@ -3,10 +3,11 @@
 // the closest option, and docs/cli.md is generated from the declarations.
 
 import { test } from 'node:test';
+import { execFile } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { BUILT_BIN, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { commandHelp, optionSynopsis, parseCommand, type OptionSpec } from '../../src/cli/command.js';
 import { COMMAND_SPECS, READ } from '../../src/cli/declarations.js';
@@ -253,6 +254,24 @@ test('a FILE, DIR or PATH option whose name is not UTF-8 is a usage error, not a
   ];
   await usageErrors(cases, dir);
   assert.deepEqual(readdirSync(dir), ['u.txt'], 'nothing written');
+});
+
+test('on Linux, a genuine U+FFFD in a path (its bytes UTF-8, /proc/self/cmdline) is that name; a byte that is not UTF-8 stays refused', { skip: process.platform !== 'linux' }, async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'u.txt'), 'https://e.com/a\n');
+  // A shell passes the bytes (Node's spawn takes strings only): EF BF BD is U+FFFD itself, FF no UTF-8 at all.
+  const generate = (bytes: string): Promise<{ code: number | null; stderr: string }> =>
+    new Promise((resolve) => {
+      const script = `exec "$0" "$1" generate u.txt --base-url https://e.com/ --out "$(printf 'g${bytes}')"`;
+      execFile('/bin/sh', ['-c', script, process.execPath, BUILT_BIN], { cwd: dir }, (error, _stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stderr }));
+    });
+  const genuine = await generate('\\357\\277\\275');
+  assert.equal(genuine.code, 0, genuine.stderr);
+  assert.ok(readdirSync(dir).includes('g\uFFFD'));
+  const invalid = await generate('\\377');
+  assert.equal(invalid.code, 2);
+  assert.match(invalid.stderr, /--out "g\uFFFD": the name is not valid UTF-8/);
+  assert.deepEqual(readdirSync(dir).sort(), ['g\uFFFD', 'u.txt']);
 });
 
 test('--name that is no plain file name is the same usage error in every command that writes a set', async () => {

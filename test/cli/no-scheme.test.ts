@@ -63,6 +63,15 @@ describe('an address without a scheme', () => {
     }
   });
 
+  it('diff and report: the hint too, for a source of theirs given without a scheme', async () => {
+    writeFileSync(join(cwd, 'old.xml'), urlset(['https://www.example.com/']));
+    for (const argv of [['diff', 'old.xml', `${host}/sitemap.xml`], ['report', `${host}/sitemap.xml`, '--compare', 'old.xml', '--out', 'r.html']]) {
+      const r = await runCli([...argv, '--allow-private'], { cwd });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`no scheme given: trying https://${host}/sitemap\\.xml.*\n(.*\n)*.*use http://${host}/sitemap\\.xml if the site has no https`), r.stderr);
+    }
+  });
+
   it('discover takes a bare host for its site', async () => {
     const r = await commands.discover(host);
     assert.equal(r.code, 1);

@@ -516,7 +516,7 @@ describe('sitemapkit report', () => {
   it('a source that is no URL (http://[::1) is said so, as read says it, not taken for a site without a sitemap', async () => {
     const result = await runCli(['report', 'http://[::1', '--out', 'r.html'], { cwd: tempDir() });
     assert.equal(result.code, 2);
-    assert.equal(result.stderr, 'sitemapkit report: cannot fetch http://[::1: not a URL: "http://[::1" (fetch/bad-url)\n');
+    assert.equal(result.stderr, 'sitemapkit report: cannot fetch http://[::1: not a URL: "http://[::1" (its host "[::1" is not an IPv6 address in brackets) (fetch/bad-url)\n');
   });
 
   it('usage errors exit 2', async () => {

@@ -410,6 +410,13 @@ describe('unusableUrl', () => {
     // A last label that starts with a digit and is no number (WHATWG's "ends in a number": digits, or 0x and hex) is a name: the host fails for another reason.
     for (const host of ['a%20b.1a', 'ex%zz.9x', 'a b.2b.']) assert.match(unusableUrl(`http://${host}/`)?.why ?? '', /^URL parsers refuse its host/, host);
     for (const host of ['example.0x', 'a.0X1f', 'a.08.']) assert.match(unusableUrl(`http://${host}/`)?.why ?? '', /ends in a number/, host);
+    // A bracketed host is an IPv6 address to a URL parser: said whole, with a hint about IPv6, not IDN (nor its digits read as a port).
+    for (const [url, host] of [['http://[::1/', '[::1'], ['http://[fe80::1%eth0]/', '[fe80::1%eth0]'], ['http://[1:2:3]/', '[1:2:3]'], ['http://[::99999/', '[::99999'], ['http://u@[v1.x]:80/', '[v1.x]']]) {
+      const unusable = unusableUrl(url as string);
+      assert.equal(unusable?.why, `its host "${host}" is not an IPv6 address in brackets`, url);
+      assert.match(unusable?.hint ?? '', /IPv6/, url);
+    }
+    assert.equal(unusableUrl('http://[::1]:70000/')?.why, 'its port 70000 is past 65535');
     // Nothing but an absolute http(s) URL is usable.
     for (const url of ['/a.jpg', 'a.jpg', '//e.com/a.jpg', 'ftp://e.com/a.jpg', 'data:image/png;base64,AAAA']) assert.equal(unusableUrl(url)?.why, 'it is not an absolute http(s) URL', url);
   });

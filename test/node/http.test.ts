@@ -523,6 +523,66 @@ describe('a timeout after a redirect', () => {
   });
 });
 
+describe('a URL that URL parsers refuse', () => {
+  it('is fetch/bad-url saying why (a port past 65535, a broken IPv6 host), not only "not a URL"', async () => {
+    const client = new HttpClient({ retries: 0 });
+    try {
+      for (const [url, why] of [['https://e.com:99999/s.xml', 'its port 99999 is past 65535'], ['http://[::1/s.xml', 'its host "[::1" is not an IPv6 address in brackets']]) {
+        const r = await client.get(url as string);
+        assert.ok(!r.ok);
+        assert.deepEqual([r.code, r.message], ['fetch/bad-url', `not a URL: ${JSON.stringify(url)} (${why})`]);
+      }
+      const usage = await runCli(['discover', 'https://e.com:99999/'], { cwd: tempDir() });
+      assert.equal(usage.code, 2);
+      assert.match(usage.stderr, /^sitemapkit discover: not a URL: "https:\/\/e\.com:99999\/" \(its port 99999 is past 65535\)$/m);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('a redirect the address policy refuses', () => {
+  it('names the target it refused, not only the URL asked for', async () => {
+    const s = await startSiteServer({ '/to-file.xml': { status: 302, headers: { location: 'file:///etc/passwd' } }, '/to-private.xml': { status: 302, headers: { location: 'http://10.0.0.1/s.xml' } } });
+    const client = new HttpClient({ allowAddresses: ['127.0.0.1/32'], retries: 0 });
+    try {
+      const file = await client.get(s.url('/to-file.xml'));
+      assert.ok(!file.ok);
+      assert.deepEqual([file.code, file.message], ['fetch/scheme-refused', 'not followed: redirects to file:///etc/passwd, and file: URLs are not fetched (only http and https)']);
+      const hop = await client.get(s.url('/to-private.xml'));
+      assert.ok(!hop.ok);
+      assert.equal(hop.message, 'not followed: redirects to http://10.0.0.1/s.xml, and 10.0.0.1 is a private address (use --allow-private to fetch from private networks)');
+      // Asked directly, the URL is the caller's to name.
+      const direct = await client.get('http://10.0.0.1/s.xml');
+      assert.ok(!direct.ok);
+      assert.equal(direct.message, '10.0.0.1 is a private address (use --allow-private to fetch from private networks)');
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
+describe('a status other than 2xx after a redirect', () => {
+  it('names the URL that answered it, in read and in discover', async () => {
+    const s = await startSiteServer({ '/moved.xml': { status: 302, headers: { location: '/gone.xml' } }, '/gone.xml': { status: 404, body: 'no' } });
+    const client = new HttpClient({ allowPrivate: true, retries: 0 });
+    try {
+      const { fetchSitemap } = await import('../../src/node/fetch-sitemap.js');
+      await assert.rejects(fetchSitemap(s.url('/moved.xml'), client), { message: `cannot fetch ${s.url('/moved.xml')}: HTTP 404 from ${s.url('/gone.xml')} (redirected)` });
+      await assert.rejects(fetchSitemap(s.url('/gone.xml'), client), { message: `cannot fetch ${s.url('/gone.xml')}: HTTP 404` });
+      const messages: string[] = [];
+      for await (const event of discoverSitemaps(s.url('/moved.xml'), { allowPrivate: true, retries: 0 })) {
+        if (event.type === 'sitemap') messages.push(...event.sitemap.diagnostics.map((d) => d.message));
+      }
+      assert.deepEqual(messages, [`HTTP 404 Not Found from ${s.url('/gone.xml')} (redirected)`]);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
+
 describe('a run stopped by its signal with a reason of its own', () => {
   it('is fetch/aborted, not retried, before the answer and during the body, whatever the reason', async () => {
     const raw = await startRawServer((socket, path) => {

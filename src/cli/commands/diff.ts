@@ -79,8 +79,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: client } = line;
   const format = args.choice<DiffFormat>('format') ?? 'text';
   const quiet = args.flag('quiet');
-  const named = { assumed: false };
-  const [oldSource, newSource] = args.positionals.map((p) => sitemapSource(p, io, 'diff', quiet, named)) as [SitemapSource, SitemapSource];
+  const [oldSource, newSource] = args.positionals.map((p) => sitemapSource(p, io, 'diff', quiet)) as [SitemapSource, SitemapSource];
   const out = new Output(io.stdout);
   const problemsOut = new Output(io.stderr);
   let pass = 1;
@@ -132,7 +131,7 @@ export async function runDiff(argv: string[], io: CliIo): Promise<number> {
   await problemsOut.flush();
   out.close();
   problemsOut.close();
-  if (unreadable !== undefined) return inputFailure(io, 'diff', unreadable, named.assumed);
+  if (unreadable !== undefined) return inputFailure(io, 'diff', unreadable, [oldSource, newSource].some((s) => 'assumed' in s && s.assumed === true));
   if (notWhole !== undefined) return fatal(io, 'diff', `${notWhole.file ?? 'a source'} was not read whole (${notWhole.code}): the comparison would be wrong`);
   if (summary === undefined) return EXIT_INTERRUPTED;
   return equal ? EXIT_OK : EXIT_PROBLEMS;

@@ -5,6 +5,7 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TRUNCATED_CODE, type Diagnostic } from '../../core/diagnostics.js';
 import type { UrlEntry } from '../../core/model.js';
+import { notAUrl } from '../../core/url.js';
 import { discoverSitemaps, type DiscoverEvent, type DiscoverOptions, type DiscoveryInput, type DiscoveryTotals, type DiscoveryTree, type RobotsNode, type SitemapNode } from '../../node/discover.js';
 import { UsageError } from '../args.js';
 import { commandLine, definedOnly, type ParsedArgs } from '../command.js';
@@ -123,7 +124,7 @@ async function discoverSettings(args: ParsedArgs, io: CliIo, assumed: Set<string
   if (args.positionals.length === 0) throw new UsageError('no URL: give a site (https://example.com/), a robots.txt URL or a sitemap URL');
   const inputs = args.positionals.map((text) => {
     if (isHttpUrl(text)) {
-      if (!URL.canParse(text)) throw new UsageError(`not a URL: ${JSON.stringify(text)}`);
+      if (!URL.canParse(text)) throw new UsageError(notAUrl(text));
       return text;
     }
     const url = assumedHttpsUrl(text);

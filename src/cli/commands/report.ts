@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { classifyInput } from '../../core/discover/inputs.js';
 import { findSiteSitemaps } from '../../node/discover.js';
-import type { SitemapSource } from '../../node/sitemap-source.js';
 import { writeReport, type ReportSource, type WriteReportOptions, type WrittenReport } from '../../node/report-set.js';
 import { commandMessage, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, type CliIo } from '../io.js';
 import { formatBytes, plural, shownPath } from '../format.js';
@@ -29,12 +28,12 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
   const { args, checked: { settings, clientOptions } } = line;
   const client = new LazyHttpClient(clientOptions);
   const quiet = args.flag('quiet');
-  const named = { assumed: false };
-  const source = (text: string): SitemapSource => sitemapSource(text, io, 'report', quiet, named);
-  const previous = args.text('compare');
+  const source = (text: string) => sitemapSource(text, io, 'report', quiet);
+  const given = args.positionals.map(source);
+  const compare = args.has('compare') ? source(args.text('compare') as string) : undefined;
   const sources: ReportSource[] = [];
   // A site or robots.txt URL stands for the sitemaps discover finds there.
-  for (const each of args.positionals.map(source)) {
+  for (const each of given) {
     const site = 'url' in each && (classifyInput(each.url)?.kind ?? 'sitemap') !== 'sitemap';
     sources.push(site ? { site: each.url, found: await findSiteSitemaps(each.url, clientOptions) } : each);
   }
@@ -58,14 +57,14 @@ export async function runReport(argv: string[], io: CliIo): Promise<number> {
     ...definedOnly({ now: settings.now, limits: settings.limits, baseUrl: settings.location }),
     ...definedOnly({ out: args.text('out'), maxBytes: args.number('max-bytes'), maxEntries: args.number('max-entries') }),
   };
-  if (previous !== undefined) options.compare = source(previous);
+  if (compare !== undefined) options.compare = compare;
   let written: WrittenReport;
   try {
     written = await writeReport(sources, options);
   } catch (error) {
     if (stop.signal.aborted) return EXIT_INTERRUPTED;
     progress.clear();
-    return inputFailure(io, 'report', error, named.assumed, ['ERR_SITEMAP_INPUT', 'ERR_SITEMAP_WRITE']);
+    return inputFailure(io, 'report', error, [...given, compare].some((s) => s?.assumed === true), ['ERR_SITEMAP_INPUT', 'ERR_SITEMAP_WRITE']);
   } finally {
     removeInterrupt?.();
     progress.clear();

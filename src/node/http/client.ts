@@ -9,6 +9,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parseHttpDate } from '../../core/datetime.js';
 import { SitemapError, checkCount, plural } from '../../core/errors.js';
+import { notAUrl } from '../../core/url.js';
 import { IdleDeadline } from './deadline.js';
 import { ADDRESS_REFUSED, AddressPolicy, type AddressPolicyOptions } from './policy.js';
 import { HostSlots, type Release } from './slots.js';
@@ -257,9 +258,9 @@ export class HttpClient {
     }
   }
 
-  /** For the message of a non-2xx final response: the attempts made, and a Retry-After too long to wait for. */
-  retriesSaid(response: HttpResponse): string {
-    const attempts = response.attempts > 1 ? ` after ${response.attempts} attempts` : '';
+  /** For the message of a non-2xx final response: the URL that answered after a redirect, the attempts made, and a Retry-After too long to wait for. */
+  answerSaid(response: HttpResponse): string {
+    const attempts = `${response.redirects.length > 0 ? ` from ${response.url} (redirected)` : ''}${response.attempts > 1 ? ` after ${response.attempts} attempts` : ''}`;
     const asked = isRetryStatus(response.status) ? retryAfterMs(response.headers.get('retry-after')) : undefined;
     const longest = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     return asked !== undefined && asked > longest ? `${attempts}; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : attempts;
@@ -286,12 +287,13 @@ export class HttpClient {
       return { outcome: { ok: false, code, message, url: at, redirects, attempts, ...(cause !== undefined ? { cause } : {}) }, retry };
     };
     for (;;) {
-      if (!URL.canParse(current)) return failed('fetch/bad-url', `not a URL: ${JSON.stringify(current)}`, current);
+      if (!URL.canParse(current)) return failed('fetch/bad-url', notAUrl(current), current);
       const target = new URL(current);
       const refusal = await this.policy.check(target);
       if (refusal !== undefined) {
         firstSlot?.();
-        return failed(refusal.code, refusal.message, current);
+        // A refused hop is named: the URL asked for is not the one refused.
+        return failed(refusal.code, current === url ? refusal.message : `not followed: redirects to ${current}, and ${refusal.message}`, current);
       }
       // The caller is asked about a redirect's target once the policy allows it (a file: URL has no robots.txt).
       const from = redirects.at(-2) ?? url;
