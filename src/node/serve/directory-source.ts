@@ -9,7 +9,7 @@ import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import { SitemapError, checkCount } from '../../core/errors.js';
 import { dedupeKey, scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
@@ -17,7 +17,7 @@ import { SAFE_NAME as PLAIN_NAME, strongEtag, type SitemapFile, type SitemapSour
 import { textOf, viewOfFiles, type SetView } from '../../core/serve/set-page.js';
 import { ioErrorReason } from '../io-errors.js';
 
-const gzipAsync = promisify(gzip);
+const [gzipAsync, gunzipAsync] = [promisify(gzip), promisify(gunzip)];
 
 export interface DirectorySourceOptions {
   dir: string;
@@ -71,6 +71,8 @@ type Held = { handle: FileHandle; readers: number; released: boolean };
 
 interface LoadedSet {
   files: Map<string, Loaded>;
+  /** The children its entry file lists, by their path in `dir` (to the loc): kept while the entry file is. */
+  children: Map<string, string>;
   /** Bytes its files hold in memory. */
   bytes: number;
   skipped: Skipped[];
@@ -233,27 +235,33 @@ function follow(dir: string, followed: (name: string) => boolean, pollMs: number
 async function loadSet(dir: string, entryName: string, childBase: string | undefined, previous: LoadedSet | undefined, maxBytes: number, settle: Settle, only?: ReadonlySet<string>): Promise<LoadedSet> {
   for (let attempt = 0; ; attempt++) {
     const entry = await loadFile(dir, entryName, previous?.files.get(entryName));
-    const files = new Map<string, Loaded>([[entryName, entry]]);
-    let total = entry.bytes;
+    // The entry file unchanged, and only some children told changed: the rest of the set as it was, its list as read last.
+    const kept = only !== undefined && entry === previous?.files.get(entryName) ? previous : undefined;
+    const files = new Map<string, Loaded>(kept?.files ?? [[entryName, entry]]);
+    let total = kept?.bytes ?? entry.bytes;
     let failure: { error: unknown } | undefined;
-    const skipped: Skipped[] = [];
+    const skipped: Skipped[] = kept?.skipped ?? [];
+    let children = new Map<string, string>();
     try {
-      for (const [name, loc] of await childNames(dir, entry.file, entryName, childBase, skipped)) {
+      children = kept?.children ?? (await childNames(dir, entry.file, entryName, childBase, skipped));
+      for (const name of kept === undefined ? children.keys() : [...(only ?? [])].filter((name) => children.has(name))) {
+        const loc = children.get(name) as string;
         // With its folder and the versions before the child was opened: a change since (a file added there) is worth another attempt.
         const folder = dirname(name);
-        const unchanged = only?.has(name) === false && entry === previous?.files.get(entryName) ? previous.files.get(name) : undefined;
-        const version = folder === '.' || unchanged !== undefined ? undefined : await versionAt(join(dir, folder));
-        const child = unchanged ?? (await loadFile(dir, name, previous?.files.get(name), maxBytes - total, settle).catch((error: SitemapError & { settling?: boolean }) => {
-          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { folder, version, settling: error.settling });
-        }));
-        total += child.bytes;
+        const version = folder === '.' ? undefined : await versionAt(join(dir, folder));
+        const child = await loadFile(dir, name, previous?.files.get(name), maxBytes - total, settle).catch((error: SitemapError & { settling?: boolean; version?: string }) => {
+          // A child cut short is looked at itself: written on in place, its folder does not change.
+          const looked = error.version === undefined ? { folder, version } : { folder: name, version: error.version };
+          throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `the child sitemap ${JSON.stringify(loc)} listed by ${entryName}: ${error.message}`), { ...looked, settling: error.settling });
+        });
+        total += child.bytes - (files.get(name)?.bytes ?? 0);
         files.set(name, child);
       }
     } catch (error) {
       failure = { error };
     }
     const changed = attempt < 3 && (await versionAt(join(dir, entryName))) !== entry.version;
-    if (failure === undefined && !changed) return previous !== undefined && files.size === previous.files.size && [...files].every(([name, loaded]) => previous.files.get(name) === loaded) ? previous : { files, bytes: total, skipped };
+    if (failure === undefined && !changed) return previous !== undefined && files.size === previous.files.size && [...files].every(([name, loaded]) => previous.files.get(name) === loaded) ? previous : { files, children, bytes: total, skipped };
     // Handles opened for this attempt: closed, as it does not become the set.
     for (const [name, loaded] of files) if (previous?.files.get(name) !== loaded) release(loaded);
     if (failure !== undefined && !changed) throw failure.error;
@@ -343,6 +351,10 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     // A .gz file is sent as gzip (Content-Encoding: gzip for its .xml name): one that is not would fail every client.
     if (name.endsWith('.gz') && (bytes[0] !== 0x1f || bytes[1] !== 0x8b)) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is not gzip data (no gzip header, RFC 1952 §2.3.1)`);
+    // A child is taken once whole (one being written is no child, as an entry file cut short is no set): its version is looked at till then.
+    if (settle !== undefined && !name.endsWith('.txt') && !(name.endsWith('.gz') ? await gunzipAsync(bytes).then(isWholeXml, () => false) : isWholeXml(bytes))) {
+      throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is cut short (being written?): its root element ${name.endsWith('.gz') ? 'or gzip data ' : ''}does not end`), { version });
+    }
     const etag = await strongEtag(bytes);
     // Last-Modified: when the bytes last changed; the later of mtime and ctime, never earlier than the change.
     const same = previous !== undefined && (previous.file.identity ?? previous.file.gzip)?.etag === etag;
@@ -415,6 +427,19 @@ function settled({ looks, ms }: Settle, name: string, info: Stats): boolean {
   if (seen?.version !== version) looks.set(name, { version, at: now });
   if (seen === undefined || !seen.version.startsWith(`${info.dev}:${info.ino}:`)) return true;
   return seen.version === version && now - seen.at >= ms;
+}
+
+/**
+ * Whether XML bytes are a whole document: its root element ended (empty, or by its end tag followed by blanks, comments and
+ * PIs only: XML 1.0 §2.1), which a file being written is not yet. UTF-16's NULs are dropped (the names are ASCII).
+ */
+export function isWholeXml(bytes: Uint8Array): boolean {
+  const latin1 = (part: Uint8Array): string => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1').replaceAll('\0', '');
+  const root = /^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff|\s|<\?[^]*?\?>|<!--[^]*?-->|<!DOCTYPE[^[>]*(?:\[[^]*?\])?\s*>)*<([A-Za-z_:][^\s/>]*)[^<]*?(\/?)>/.exec(latin1(bytes.subarray(0, 64 * 1024)));
+  if (root === null || root[2] === '/') return root !== null;
+  let tail = latin1(bytes.subarray(-64 * 1024)).trimEnd();
+  while (tail.endsWith('-->') || tail.endsWith('?>')) tail = tail.slice(0, tail.lastIndexOf(tail.endsWith('-->') ? '<!--' : '<?')).trimEnd();
+  return /<\/([^\s<>]+)\s*>$/.exec(tail)?.[1] === root[1];
 }
 
 /** A file no longer served: its handle, if any, closed once no response reads it. */
