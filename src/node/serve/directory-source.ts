@@ -9,15 +9,16 @@ import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import { SitemapError, checkCount } from '../../core/errors.js';
 import { dedupeKey, scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
 import { SAFE_NAME as PLAIN_NAME, strongEtag, type SitemapFile, type SitemapSource } from '../../core/serve/handler.js';
 import { textOf, viewOfFiles, type SetView } from '../../core/serve/set-page.js';
+import { decompressed } from '../decompress.js';
 import { ioErrorReason } from '../io-errors.js';
 
-const [gzipAsync, gunzipAsync] = [promisify(gzip), promisify(gunzip)];
+const gzipAsync = promisify(gzip);
 
 export interface DirectorySourceOptions {
   dir: string;
@@ -352,7 +353,7 @@ async function loadFile(dir: string, name: string, previous: Loaded | undefined,
     // A .gz file is sent as gzip (Content-Encoding: gzip for its .xml name): one that is not would fail every client.
     if (name.endsWith('.gz') && (bytes[0] !== 0x1f || bytes[1] !== 0x8b)) throw new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is not gzip data (no gzip header, RFC 1952 §2.3.1)`);
     // A child is taken once whole (one being written is no child, as an entry file cut short is no set): its version is looked at till then.
-    if (settle !== undefined && !name.endsWith('.txt') && !(name.endsWith('.gz') ? await gunzipAsync(bytes).then(isWholeXml, () => false) : isWholeXml(bytes))) {
+    if (settle !== undefined && !name.endsWith('.txt') && !(name.endsWith('.gz') ? await isWholeGzip(bytes) : isWholeXml(bytes))) {
       throw Object.assign(new SitemapError('ERR_SITEMAP_SERVE', `${join(dir, name)} is cut short (being written?): its root element ${name.endsWith('.gz') ? 'or gzip data ' : ''}does not end`), { version });
     }
     const etag = await strongEtag(bytes);
@@ -429,17 +430,37 @@ function settled({ looks, ms }: Settle, name: string, info: Stats): boolean {
   return seen.version === version && now - seen.at >= ms;
 }
 
+/** What isWholeXml reads of each end. */
+const LOOK = 64 * 1024;
+
 /**
  * Whether XML bytes are a whole document: its root element ended (empty, or by its end tag followed by blanks, comments and
- * PIs only: XML 1.0 §2.1), which a file being written is not yet. UTF-16's NULs are dropped (the names are ASCII).
+ * PIs only: XML 1.0 §2.1), which a file being written is not yet. `head` and `tail` are its first and last bytes (`bytes`
+ * whole by default). UTF-16's NULs are dropped (the names are ASCII).
  */
-export function isWholeXml(bytes: Uint8Array): boolean {
+export function isWholeXml(head: Uint8Array, tail = head): boolean {
   const latin1 = (part: Uint8Array): string => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1').replaceAll('\0', '');
-  const root = /^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff|\s|<\?[^]*?\?>|<!--[^]*?-->|<!DOCTYPE[^[>]*(?:\[[^]*?\])?\s*>)*<([A-Za-z_:][^\s/>]*)[^<]*?(\/?)>/.exec(latin1(bytes.subarray(0, 64 * 1024)));
+  const root = /^(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff|\s|<\?[^]*?\?>|<!--[^]*?-->|<!DOCTYPE[^[>]*(?:\[[^]*?\])?\s*>)*<([A-Za-z_:][^\s/>]*)[^<]*?(\/?)>/.exec(latin1(head.subarray(0, LOOK)));
   if (root === null || root[2] === '/') return root !== null;
-  let tail = latin1(bytes.subarray(-64 * 1024)).trimEnd();
-  while (tail.endsWith('-->') || tail.endsWith('?>')) tail = tail.slice(0, tail.lastIndexOf(tail.endsWith('-->') ? '<!--' : '<?')).trimEnd();
-  return /<\/([^\s<>]+)\s*>$/.exec(tail)?.[1] === root[1];
+  let end = latin1(tail.subarray(-LOOK)).trimEnd();
+  while (end.endsWith('-->') || end.endsWith('?>')) end = end.slice(0, end.lastIndexOf(end.endsWith('-->') ? '<!--' : '<?')).trimEnd();
+  return /<\/([^\s<>]+)\s*>$/.exec(end)?.[1] === root[1];
+}
+
+/** isWholeXml of gzipped XML, read as a stream within decompress's budgets (a bomb costs its budget, and throws); false where the gzip data is cut short or wrong. */
+async function isWholeGzip(bytes: Uint8Array): Promise<boolean> {
+  let head = new Uint8Array(0);
+  let tail = head;
+  try {
+    for await (const chunk of decompressed((async function* () { yield bytes; })(), { maxDepth: 1 })) {
+      if (head.length < LOOK) head = Buffer.concat([head, chunk]);
+      tail = Buffer.concat([tail.subarray(-LOOK), chunk]);
+    }
+  } catch (error) {
+    if (error instanceof SitemapError && error.rule?.startsWith('budget/') === true) throw error;
+    return false;
+  }
+  return isWholeXml(head, tail);
 }
 
 /** A file no longer served: its handle, if any, closed once no response reads it. */

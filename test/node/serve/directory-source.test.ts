@@ -311,6 +311,15 @@ test('a .xml.gz child that is no gzip (plain XML under that name) stops the set 
   await assert.rejects(openDirectorySource({ dir }), { message: `the child sitemap "${BASE}s1.xml.gz" listed by sitemap.xml: ${join(dir, 's1.xml.gz')} is not gzip data (no gzip header, RFC 1952 §2.3.1)` });
 });
 
+test('a .xml.gz child whose XML is past the decompression budget (a bomb of gzip members) stops the set with that limit, read as a stream, not whole into memory', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}s1.xml.gz</loc></sitemap></sitemapindex>`);
+  // 101 members of 1 MiB of blanks between a whole root: 101 MiB of XML from ~100 KB.
+  const blanks = gzipSync(Buffer.alloc(1024 * 1024, ' '));
+  writeFileSync(join(dir, 's1.xml.gz'), Buffer.concat([gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'), ...Array<Buffer>(101).fill(blanks), gzipSync('</urlset>')]));
+  await assert.rejects(openDirectorySource({ dir }), { message: /s1\.xml\.gz" listed by sitemap\.xml: the decompressed sitemap is larger than the limit of 104857600 bytes \(100 MiB\)/ });
+});
+
 test('a new set whose named child arrives after its entry file (a copy in any order) is served once the child is there', async (t) => {
   const dir = tempDir();
   const next = tempDir();
