@@ -6,7 +6,7 @@
 // `budget/compressed-size` (an endless run of empty members produces no output), `budget/gzip-depth`,
 // `gzip/corrupt`; the source's own I/O errors pass through.
 
-import type { InflateRaw, ZlibOptions } from 'node:zlib';
+import type { InflateRaw } from 'node:zlib';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { SitemapError, checkCount } from '../core/errors.js';
 import { isGzip } from '../core/read/sniff.js';
@@ -116,8 +116,6 @@ const STRINGS = [FNAME, FCOMMENT];
 const TRUNCATED = 'truncated (unexpected end of file)';
 /** Bytes joined onto a short piece, and the most read by one Gunzip (see gunzip()). */
 const JOIN_BYTES = 64 * 1024;
-/** Output zlib may hold ahead of the reader: below a chunk (Node's default), it inflates only once the reader took the last one. */
-const runAhead = (chunkBytes: number): ZlibOptions => ({ chunkSize: chunkBytes, readableHighWaterMark: 4 * chunkBytes }) as ZlibOptions;
 /** The first bytes of a gzip member: magic and CM (deflate). */
 const MEMBER_START = Buffer.from([0x1f, 0x8b, 8]);
 
@@ -150,8 +148,7 @@ async function* gunzip(input: Pieces, chunkBytes: number, onDiagnostic: ((d: Dia
         input.unshift(piece);
         piece = await input.take(piece.length + JOIN_BYTES);
       }
-      const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.length);
-      const cut = bytes.lastIndexOf(MEMBER_START, JOIN_BYTES);
+      const cut = Buffer.from(piece.buffer, piece.byteOffset, piece.length).lastIndexOf(MEMBER_START, JOIN_BYTES);
       if (cut > 0) {
         const before = skip;
         let produced = 0;
@@ -168,8 +165,7 @@ async function* gunzip(input: Pieces, chunkBytes: number, onDiagnostic: ((d: Dia
         // Not whole members: the framing below reads the same bytes, and drops what was yielded.
         skip = Math.max(before, produced);
       }
-      // One member at most (no other start in the piece): what WholeMembers inflated of it would be thrown away.
-      const read = bytes.indexOf(MEMBER_START, 1) > 0 ? whole.read(piece) : { output: EMPTY, taken: 0 };
+      const read = whole.read(piece);
       input.unshift(piece.subarray(read.taken));
       const out = fresh(read.output);
       if (out.length > 0) yield out;
@@ -182,7 +178,7 @@ async function* gunzip(input: Pieces, chunkBytes: number, onDiagnostic: ((d: Dia
       await skipHeader(input, magic, zlib.crc32);
       let crc = 0;
       let size = 0;
-      for await (const chunk of inflated(input, zlib.createInflateRaw(runAhead(chunkBytes)))) {
+      for await (const chunk of inflated(input, zlib.createInflateRaw({ chunkSize: chunkBytes }))) {
         crc = zlib.crc32(chunk, crc);
         size += chunk.length;
         const out = fresh(chunk);
