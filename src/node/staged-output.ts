@@ -11,7 +11,7 @@
 // set's lock file from `create` to `abort`.
 
 import { mkdir, mkdtemp, open, readFile, readdir, realpath, rename, rm, rmdir, stat, lstat, writeFile } from 'node:fs/promises';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { hostname, tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
@@ -506,12 +506,18 @@ export async function ofOtherSets(dir: string, name: string, listing: readonly s
   return theirs;
 }
 
-/** Whether a process with this id exists (one we may not signal exists too). */
+/** Whether a process with this id runs (one we may not signal counts too). */
 function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A process killed and not yet reaped by its parent (state Z, proc(5)) still answers signal 0; it holds nothing.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return true;
   }
 }

@@ -297,6 +297,22 @@ test('while a run of another process holds the set, a run stops before writing; 
   assert.deepEqual(readdirSync(out), ['sitemap.xml']);
 });
 
+test('a lock of a process killed but not yet reaped by its parent (a zombie) is taken over: it holds nothing', { skip: !existsSync('/proc/self/stat') }, async () => {
+  const out = tempDir();
+  const thisMachine = (crc32(hostname()) >>> 0).toString(16).padStart(8, '0');
+  // sh starts `sleep 0` and becomes `sleep 5`, which never waits for it: the exited child stays a zombie.
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (data: Buffer) => resolve(data.toString()))));
+    for (let tries = 0; tries < 100 && !/\) Z/.test(readFileSync(`/proc/${zombie}/stat`, 'latin1')); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    writeFileSync(join(out, '.sitemapkit-lock-sitemap'), `${zombie} ${thisMachine}`);
+    await writeSitemaps(entries(3), { outDir: out, baseUrl: 'https://www.example.com/' });
+    assert.deepEqual(readdirSync(out), ['sitemap.xml']);
+  } finally {
+    parent.kill('SIGKILL');
+  }
+});
+
 test('a dry run sweeps what a dry run killed left in the system temporary folder, as a real run does in its own', async () => {
   const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
   await new Promise((resolve) => gone.once('exit', resolve));
