@@ -9,7 +9,7 @@ import { watch, constants, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzipSync, gzip } from 'node:zlib';
 import { SitemapError, checkCount } from '../../core/errors.js';
 import { dedupeKey, scopeOf } from '../../core/url.js';
 import { readXmlSitemapText } from '../../core/read/xml-reader.js';
@@ -447,8 +447,19 @@ export function isWholeXml(head: Uint8Array, tail = head): boolean {
   return /<\/([^\s<>]+)\s*>$/.exec(end)?.[1] === root[1];
 }
 
-/** isWholeXml of gzipped XML, read as a stream within decompress's budgets (a bomb costs its budget, and throws); false where the gzip data is cut short or wrong. */
+/** A child this small is gunzipped at once on this thread (to at most AT_ONCE bytes): a trip to zlib's pool, or a stream, costs more. */
+const SMALL = 64 * 1024;
+const AT_ONCE = 8 * 1024 * 1024;
+
+/** isWholeXml of gzipped XML, read within decompress's budgets (a bomb costs at most them, and throws); false where the gzip data is cut short or wrong. */
 async function isWholeGzip(bytes: Uint8Array): Promise<boolean> {
+  if (bytes.length <= SMALL) {
+    try {
+      return isWholeXml(gunzipSync(bytes, { maxOutputLength: AT_ONCE }));
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE') return false;
+    }
+  }
   let head = new Uint8Array(0);
   let tail = head;
   try {
