@@ -581,6 +581,18 @@ describe('a status other than 2xx after a redirect', () => {
       await s.close();
     }
   });
+
+  it('a redirect status without a Location says there is nowhere to go, not only "HTTP 302"', async () => {
+    const s = await startSiteServer({ '/nowhere.xml': { status: 302, body: 'moved' } });
+    const client = new HttpClient({ allowPrivate: true, retries: 0 });
+    try {
+      const { fetchSitemap } = await import('../../src/node/fetch-sitemap.js');
+      await assert.rejects(fetchSitemap(s.url('/nowhere.xml'), client), { message: `cannot fetch ${s.url('/nowhere.xml')}: HTTP 302, a redirect without a Location header: nowhere to follow (RFC 9110 §10.2.2)` });
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
 });
 
 describe('a run stopped by its signal with a reason of its own', () => {

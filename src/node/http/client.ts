@@ -258,9 +258,10 @@ export class HttpClient {
     }
   }
 
-  /** For the message of a non-2xx final response: the URL that answered after a redirect, the attempts made, and a Retry-After too long to wait for. */
+  /** For the message of a non-2xx final response: the URL that answered after a redirect, a redirect with no Location, the attempts made, and a Retry-After too long to wait for. */
   answerSaid(response: HttpResponse): string {
-    const attempts = `${response.redirects.length > 0 ? ` from ${response.url} (redirected)` : ''}${response.attempts > 1 ? ` after ${response.attempts} attempts` : ''}`;
+    const nowhere = REDIRECT_STATUSES.has(response.status) ? ', a redirect without a Location header: nowhere to follow (RFC 9110 §10.2.2)' : '';
+    const attempts = `${response.redirects.length > 0 ? ` from ${response.url} (redirected)` : ''}${nowhere}${response.attempts > 1 ? ` after ${response.attempts} attempts` : ''}`;
     const asked = isRetryStatus(response.status) ? retryAfterMs(response.headers.get('retry-after')) : undefined;
     const longest = this.options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     return asked !== undefined && asked > longest ? `${attempts}; not retried: its Retry-After asks for ${Math.ceil(asked / 1000)} s, more than the ${longest / 1000} s waited at most` : attempts;
