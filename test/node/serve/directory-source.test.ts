@@ -320,6 +320,18 @@ test('a .xml.gz child whose XML is past the decompression budget (a bomb of gzip
   await assert.rejects(openDirectorySource({ dir }), { message: /s1\.xml\.gz" listed by sitemap\.xml: the decompressed sitemap is larger than the limit of 104857600 bytes \(100 MiB\)/ });
 });
 
+test('a small .xml.gz child with bytes after its gzip data (appended by an upload) is served, as gzip -d reads it; one cut short is not', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sitemap.xml'), `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${BASE}s1.xml.gz</loc></sitemap></sitemapindex>`);
+  const child = gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/a</loc></url></urlset>');
+  writeFileSync(join(dir, 's1.xml.gz'), Buffer.concat([child, Buffer.from('garbage\n')]));
+  const source = await openDirectorySource({ dir });
+  assert.deepEqual([...source.names].sort(), ['s1.xml.gz', 'sitemap.xml']);
+  await source.close();
+  writeFileSync(join(dir, 's1.xml.gz'), child.subarray(0, child.length - 12));
+  await assert.rejects(openDirectorySource({ dir }), { message: /s1\.xml\.gz is cut short/ });
+});
+
 test('a new set whose named child arrives after its entry file (a copy in any order) is served once the child is there', async (t) => {
   const dir = tempDir();
   const next = tempDir();
