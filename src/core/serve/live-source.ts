@@ -300,9 +300,10 @@ function fileCache(store: CacheStore, options: Settled): (key: string, wait: Wai
       const out = new Growing();
       const result = (async () => {
         try {
-          const made = await make(out, givenUp);
+          let made = await make(out, givenUp);
           try {
-            if (made !== undefined && !givenUp()) await store.set(key, keepLastModified(made, await store.get(key)));
+            // The request that made it is answered with the kept time too, not only the later ones.
+            if (made !== undefined && !givenUp()) await store.set(key, (made = keepLastModified(made, await store.get(key))));
           } catch (error) {
             // The cache is not the content: a store that fails (a full disk) is reported, the file still served.
             options.onError?.(error, key);
