@@ -460,12 +460,12 @@ async function isWholeGzip(bytes: Uint8Array): Promise<boolean> {
       // Past AT_ONCE, or gzip data zlib refuses (cut short, or bytes after its members): the stream tells which.
     }
   }
-  let head = new Uint8Array(0);
+  let head: Uint8Array = new Uint8Array(0);
   let tail = head;
   try {
     for await (const chunk of decompressed((async function* () { yield bytes; })(), { maxDepth: 1 })) {
       if (head.length < LOOK) head = Buffer.concat([head, chunk]);
-      tail = Buffer.concat([tail.subarray(-LOOK), chunk]);
+      tail = chunk.length >= LOOK ? chunk : Buffer.concat([tail.subarray(-LOOK), chunk]);
     }
   } catch (error) {
     if (error instanceof SitemapError && error.rule?.startsWith('budget/') === true) throw error;
