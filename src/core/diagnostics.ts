@@ -38,6 +38,11 @@ export const DEFAULT_MAX_DIAGNOSTICS_PER_CODE = 1_000;
 /** The code of the entry that says what was not kept. */
 export const TRUNCATED_CODE = 'diagnostics/truncated';
 
+/** The rules of decompression's refusals (node/decompress.ts), reported as diagnostics where the reading stops. */
+export const BYTE_BUDGET_CODES: ReadonlySet<string> = new Set(['budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
+/** Codes after which a reading stops: diff's "equal" or "removed" would then be a guess; report's last row is where it stopped. */
+export const READING_STOPPED: ReadonlySet<string> = new Set([...BYTE_BUDGET_CODES, 'budget/entries']);
+
 /** Exact numbers of diagnostics by severity (the `diagnostics/truncated` entry is not counted). */
 export interface DiagnosticCounts {
   errors: number;

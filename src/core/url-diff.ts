@@ -11,9 +11,6 @@ import { fingerprint } from './fingerprint.js';
 import { doubled, FingerprintTable } from './fingerprint-table.js';
 import type { DateInput, UrlEntry } from './model.js';
 
-/** Codes after which the reader stops: diff's "equal" or "removed" would then be a guess; report's last row is where it stopped. */
-export const READING_STOPPED = new Set(['budget/entries', 'budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
-
 /** The fields compared, in the order a change lists them. */
 export const DIFF_FIELDS = ['lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates'] as const;
 export type DiffField = (typeof DIFF_FIELDS)[number];

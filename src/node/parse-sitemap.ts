@@ -10,7 +10,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { BYTE_BUDGET_CODES, type Diagnostic } from '../core/diagnostics.js';
 import { SitemapError, checkCount, quoteValue } from '../core/errors.js';
 import type { SitemapRef, UrlEntry } from '../core/model.js';
 import type { JsonLines } from '../core/model-json.js';
@@ -218,9 +218,6 @@ function checkOptions(options: ParseSitemapOptions): void {
 function documentFor(source: Source, options: ParseSitemapOptions, sink: ReaderSink): SitemapDocument {
   return new SitemapDocument({ ...options, file: source.file, isAscii, asciiText }, sink);
 }
-
-/** The rules of decompressed()'s errors, reported as diagnostics (SitemapDocument.stop). */
-const BYTE_BUDGET_CODES = new Set(['budget/decompressed-size', 'budget/compressed-size', 'budget/gzip-depth', 'gzip/corrupt']);
 
 /** Drives the pipeline chunk by chunk; yields after each input chunk (the unit of batching). */
 async function* drive(source: Source, options: ParseSitemapOptions, pipeline: SitemapDocument): AsyncGenerator<void> {

@@ -6,7 +6,7 @@
 import { closeSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { DiagnosticCollector } from '../core/diagnostics.js';
+import { DiagnosticCollector, READING_STOPPED } from '../core/diagnostics.js';
 import { visitKey } from '../core/discover/inputs.js';
 import { definedOnly } from '../core/defined-only.js';
 import { SitemapError } from '../core/errors.js';
@@ -18,7 +18,6 @@ import { reportPageParts } from '../core/report/page.js';
 import { isFeed, notASitemap, showsSitemap, type SitemapFormat } from '../core/read/types.js';
 import { isGzip } from '../core/read/sniff.js';
 import { reportCounts, schemaVerdict } from '../core/validate/types.js';
-import { READING_STOPPED } from '../core/url-diff.js';
 import type { RuleSetting } from '../core/validate/validator.js';
 import { diffSitemaps } from './diff-sitemaps.js';
 import { whereLooked, type SiteSitemaps } from './discover.js';

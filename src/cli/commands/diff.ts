@@ -1,9 +1,9 @@
 // `sitemapkit diff OLD NEW`: the URLs added, removed and changed between two sources (node/diff-sitemaps.ts);
 // exit 0 when equal, 1 when they differ, 2 on error, as diff(1) does.
 
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { READING_STOPPED, type Diagnostic } from '../../core/diagnostics.js';
 import { SitemapError } from '../../core/errors.js';
-import { READING_STOPPED, type FieldChange } from '../../core/url-diff.js';
+import type { FieldChange } from '../../core/url-diff.js';
 import { diffSitemaps, type DiffListener, type DiffSitemapsOptions, type DiffSummary } from '../../node/diff-sitemaps.js';
 import { sourceName, type SitemapSource } from '../../node/sitemap-source.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, fatal, type CliIo } from '../io.js';

@@ -4,14 +4,13 @@
 // current file's rows (at most ROW_WINDOW), so problems found after an entry still mark its row.
 
 import { definedOnly } from '../defined-only.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { READING_STOPPED, type Diagnostic } from '../diagnostics.js';
 import { dateText, isFutureLastmod, NewestLastmod, parseW3cDatetime, surelyPastBefore } from '../datetime.js';
 import { FINGERPRINT, fingerprint } from '../fingerprint.js';
 import { doubled, FingerprintTable } from '../fingerprint-table.js';
 import type { LimitsProfileName, SitemapRef, UrlEntry } from '../model.js';
 import type { EntryPosition } from '../read/types.js';
 import { comparableUrl, locFingerprint } from '../url.js';
-import { READING_STOPPED } from '../url-diff.js';
 import { ruleInfo } from '../validate/rules.js';
 import { CountMap, DirectoryCounts, own } from './counts.js';
 import { REPORT_SAMPLES, type ReportFile, type ReportModel, type ReportProblem } from './model.js';
